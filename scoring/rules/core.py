@@ -1,0 +1,512 @@
+"""The shape every game follows, and what they all share.
+
+A game is a :class:`Game` subclass. Its public surface is the same for all of them:
+
+* ``initial_state(options, seats=, dealer=, context=)``: a new hand, before the deal;
+* ``legal_moves(state)``: the moves that would be accepted with no irregularity;
+* ``apply(state, move)``: a :class:`Step` (the next state and the verdicts the move produced), or an
+  :class:`~scoring.rules.errors.ImpossibleMove` with a stable code, leaving ``state`` untouched;
+* ``result(state)`` for a finished hand and ``match_result(...)`` over a sequence of hand results.
+
+The base class handles, once for every game: options, the deal (known or not), a finished hand, seats
+that are not at the table, moves out of turn or out of phase, claims, the strict option and the
+deferred revoke proofs of the moves-only recording mode. Each game writes only its own rules in the
+``_``-prefixed hooks.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .cards import Deck
+from .errors import ImpossibleMove, IrregularMoveRefused, MalformedMove
+from .moves import Claim, ClaimResponse, Deal, Move
+from .options import Ruleset
+
+Score = int | Fraction
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A rule irregularity that happened at the table: recorded, not refused.
+
+    ``move_index`` is the move that broke the rule; ``proved_at`` is the later move that proved it, when
+    the deal was not recorded and the proof came afterwards.
+    """
+
+    rule: str
+    seat: int | None
+    trick: int | None
+    message: str
+    move_index: int
+    proved_at: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule, "seat": self.seat, "trick": self.trick, "message": self.message,
+            "move_index": self.move_index, "proved_at": self.proved_at,
+        }
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What a play asserted when the deal is unknown: ``seat`` held no card with ``key`` (a suit, the
+    trumps, one card). A later play of such a card by the same seat proves an irregularity."""
+
+    seat: int
+    key: str
+    rule: str
+    message: str
+    move_index: int
+    trick: int | None
+
+
+@dataclass(frozen=True)
+class Holdings:
+    """Who holds what. ``hands`` is ``None`` when the deal was not entered: then only counts are known."""
+
+    deck: frozenset[str]
+    counts: tuple[int, ...]
+    hands: tuple[frozenset[str], ...] | None = None
+    gone: frozenset[str] = frozenset()  # played, discarded or otherwise out of every hand
+    stock: frozenset[str] = frozenset()  # cards set aside by the deal, where known
+
+    @property
+    def known(self) -> bool:
+        return self.hands is not None
+
+    def hand(self, seat: int) -> frozenset[str]:
+        if self.hands is None:
+            raise AssertionError("hand() asked in moves-only mode")
+        return self.hands[seat]
+
+    def check_available(self, card: str, *, field: str = "card") -> None:
+        """Refuse a card that is not in this hand's deck or that is already out of play."""
+        if card not in self.deck:
+            raise ImpossibleMove("card.unknown", f"{card} is not in the deck of this hand", field=field)
+        if card in self.gone:
+            raise ImpossibleMove("card.gone", f"{card} has already been played or put aside", field=field)
+
+    def check_holds(self, seat: int, card: str, *, field: str = "card") -> None:
+        """Refuse a card the seat cannot hold: gone, or (deal known) held by another seat or in the stock."""
+        self.check_available(card, field=field)
+        if self.hands is None:
+            if self.counts[seat] <= 0:
+                raise ImpossibleMove("hand.empty", f"seat {seat} has no card left", field="seat")
+            return
+        if card in self.hands[seat]:
+            return
+        for other, hand in enumerate(self.hands):
+            if card in hand:
+                raise ImpossibleMove(
+                    "card.not_held", f"the recorded deal gives {card} to seat {other}, not seat {seat}",
+                    field=field,
+                )
+        raise ImpossibleMove("card.not_held", f"{card} is not in seat {seat}'s hand", field=field)
+
+    def remove(self, seat: int, cards: Iterable[str], *, field: str = "card", to_gone: bool = True) -> Holdings:
+        """Take cards out of a seat's hand (played or discarded), checking each one."""
+        cards = tuple(cards)
+        if len(set(cards)) != len(cards):
+            raise ImpossibleMove("card.repeated", "the same card is named twice", field=field)
+        for card in cards:
+            self.check_holds(seat, card, field=field)
+        if self.hands is None and self.counts[seat] < len(cards):
+            raise ImpossibleMove(
+                "hand.count", f"seat {seat} holds only {self.counts[seat]} cards", field=field
+            )
+        counts = list(self.counts)
+        counts[seat] -= len(cards)
+        hands = self.hands
+        if hands is not None:
+            hands = tuple(h - set(cards) if i == seat else h for i, h in enumerate(hands))
+        gone = self.gone | set(cards) if to_gone else self.gone
+        return replace(self, counts=tuple(counts), hands=hands, gone=gone)
+
+    def add(self, seat: int, cards: Iterable[str], *, count: int | None = None) -> Holdings:
+        """Give cards to a seat (an exchange, a pass). With unknown cards, ``count`` says how many."""
+        cards = tuple(cards)
+        n = len(cards) if count is None else count
+        counts = list(self.counts)
+        counts[seat] += n
+        hands = self.hands
+        if hands is not None:
+            hands = tuple(h | set(cards) if i == seat else h for i, h in enumerate(hands))
+        return replace(self, counts=tuple(counts), hands=hands, gone=self.gone - set(cards),
+                       stock=self.stock - set(cards))
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandState:
+    """What every game's state holds. Games subclass it (frozen, keyword-only) and add their own fields."""
+
+    options: Mapping[str, Any]
+    seats: int
+    dealer: int
+    context: Mapping[str, Any] = field(default_factory=dict)
+    phase: str = "deal"
+    move_index: int = 0
+    holdings: Holdings | None = None
+    verdicts: tuple[Verdict, ...] = ()
+    pending: tuple[Pending, ...] = ()
+    claim: Claim | None = None
+    claim_index: int | None = None
+    claim_accepted: frozenset[int] = frozenset()
+    disputed_claims: tuple[Claim, ...] = ()
+    settled_claim: Claim | None = None
+    over: bool = False
+
+    @property
+    def hands(self) -> Holdings:
+        if self.holdings is None:
+            raise AssertionError("no deal yet")
+        return self.holdings
+
+    @property
+    def deal_known(self) -> bool:
+        return self.holdings is not None and self.holdings.known
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """Seats are numbered in the order of play: the next player is the next number."""
+        return (seat + steps) % self.seats
+
+
+S = TypeVar("S", bound=HandState)
+
+
+@dataclass(frozen=True)
+class Step(Generic[S]):
+    state: S
+    verdicts: tuple[Verdict, ...] = ()
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The outcome of a finished hand: the game's own words and the scores by seat (and by team)."""
+
+    outcome: str
+    scores: tuple[Score, ...]
+    unit: str = "points"
+    teams: tuple[tuple[int, ...], ...] = ()
+    team_scores: tuple[Score, ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome, "scores": [score_str(s) for s in self.scores], "unit": self.unit,
+            "teams": [list(t) for t in self.teams], "team_scores": [score_str(s) for s in self.team_scores],
+            "details": jsonable(self.details),
+        }
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Running totals over a sequence of hands, whether the match is over, who won, and one sheet row per
+    hand with the game's own columns."""
+
+    totals: tuple[Score, ...]
+    finished: bool
+    winners: tuple[int, ...] = ()
+    team_totals: tuple[Score, ...] = ()
+    rows: tuple[Mapping[str, Any], ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "totals": [score_str(s) for s in self.totals], "finished": self.finished,
+            "winners": list(self.winners), "team_totals": [score_str(s) for s in self.team_totals],
+            "rows": jsonable(list(self.rows)), "details": jsonable(self.details),
+        }
+
+
+def score_str(score: Score) -> int | str:
+    """Whole numbers stay numbers; fractions become exact strings (``"22/3"``)."""
+    if isinstance(score, Fraction):
+        return int(score) if score.denominator == 1 else str(score)
+    return score
+
+
+def jsonable(value: Any) -> Any:
+    """Turn tuples, frozensets and fractions into JSON-friendly values (sets sorted)."""
+    if isinstance(value, Fraction):
+        return score_str(value)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, frozenset | set):
+        return sorted(jsonable(v) for v in value)
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def prove(state: HandState, seat: int, keys: Iterable[str], move_index: int) -> tuple[tuple[Pending, ...], list[Verdict]]:
+    """Check a play by ``seat`` of a card with ``keys`` against what the seat's earlier plays asserted.
+
+    Returns the assertions still open and a verdict for each one the play proves false, pointing back at
+    the move that made it.
+    """
+    keys = set(keys)
+    keep: list[Pending] = []
+    found: list[Verdict] = []
+    for p in state.pending:
+        if p.seat == seat and p.key in keys:
+            found.append(Verdict(p.rule, p.seat, p.trick, p.message, p.move_index, proved_at=move_index))
+        else:
+            keep.append(p)
+    return tuple(keep), found
+
+
+class Game(ABC, Generic[S]):
+    """Base class of every game module. Subclasses set the class attributes and write the hooks."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    deck: ClassVar[Deck]
+    seat_counts: ClassVar[tuple[int, ...]]
+    ruleset: ClassVar[Ruleset]
+    score_unit: ClassVar[str] = "points"
+
+    # ---- public surface -------------------------------------------------------------------------
+    def initial_state(
+        self, options: Mapping[str, Any] | None = None, *, seats: int, dealer: int,
+        context: Mapping[str, Any] | None = None,
+    ) -> S:
+        """A new hand before the deal, from options (validated, defaults filled in), seats and dealer."""
+        values = self.ruleset.validate(options)
+        if seats not in self.seat_counts:
+            allowed = " or ".join(str(n) for n in self.seat_counts)
+            raise ImpossibleMove("seats.count", f"{self.title} is played by {allowed} players", field="seats")
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
+            raise ImpossibleMove("seat.unknown", f"the dealer must be a seat from 0 to {seats - 1}",
+                                 field="dealer")
+        return self._initial(values, seats, dealer, dict(context or {}))
+
+    def legal_moves(self, state: S) -> list[Move]:
+        """Every move that ``apply`` accepts with no irregularity. Empty once the hand is over.
+
+        Before the deal the only move is a ``Deal`` (not enumerated); while a claim is pending, the answers.
+        Claims themselves are offered through :meth:`can_claim`, not listed here.
+        """
+        if state.over or state.phase == "deal":
+            return []
+        if state.claim is not None:
+            return [
+                ClaimResponse(seat=s, accept=a)
+                for s in range(state.seats)
+                if s != state.claim.seat and s not in state.claim_accepted
+                for a in (True, False)
+            ]
+        return self._legal(state)
+
+    def apply(self, state: S, move: Move) -> Step[S]:
+        """Apply a move: the next state and its verdicts, or an ImpossibleMove with nothing changed."""
+        if not isinstance(move, Move):
+            raise MalformedMove("move.malformed", "not a move", field="move")
+        if state.over:
+            raise ImpossibleMove("hand.over", "the hand is already over", field="type")
+        if move.seat is not None and (
+            isinstance(move.seat, bool) or not isinstance(move.seat, int) or not 0 <= move.seat < state.seats
+        ):
+            raise ImpossibleMove("seat.unknown", f"seat {move.seat!r} is not at this table", field="seat")
+        index = state.move_index
+        if isinstance(move, Deal):
+            if state.phase != "deal":
+                raise ImpossibleMove("phase.wrong", "the cards have already been dealt", field="type")
+            new, verdicts = self._deal(state, move), []
+        elif state.phase == "deal":
+            raise ImpossibleMove("phase.wrong", "the deal must be recorded first", field="type")
+        elif isinstance(move, Claim):
+            new, verdicts = self._claim(state, move), []
+        elif isinstance(move, ClaimResponse):
+            new, verdicts = self._claim_response(state, move)
+        elif state.claim is not None:
+            raise ImpossibleMove("claim.pending", "a claim is waiting for the other players' answers",
+                                 field="type")
+        else:
+            allowed = self.actors(state, move)
+            if not allowed:
+                raise ImpossibleMove(
+                    "phase.wrong", f"a {move.kind} move is not possible now (phase: {state.phase})", field="type"
+                )
+            if move.seat not in allowed:
+                who = ", ".join("the table" if s is None else f"seat {s}" for s in sorted(
+                    allowed, key=lambda s: -1 if s is None else s))
+                raise ImpossibleMove("turn.wrong", f"it is not seat {move.seat}'s turn: {who} to act",
+                                     field="seat")
+            new, verdicts = self._apply(state, move)
+        now = [v for v in verdicts if v.move_index == index]
+        if now and state.options.get("strict"):
+            first = now[0]
+            raise IrregularMoveRefused(f"irregular.{first.rule}", f"strict table: {first.message}",
+                                       field="card")
+        new = replace(new, move_index=index + 1, verdicts=new.verdicts + tuple(verdicts))
+        return Step(new, tuple(verdicts))
+
+    def is_over(self, state: S) -> bool:
+        return state.over
+
+    def result(self, state: S) -> HandResult:
+        """The result of a finished hand (a claim settled or the last card played)."""
+        if not state.over:
+            raise ImpossibleMove("hand.not_over", "the hand is not finished", field="type")
+        return self._result(state)
+
+    def random_deal(self, state: S, rng: random.Random) -> Deal:
+        """A shuffled deal for this hand (randomness comes from the caller's generator)."""
+        cards = list(self.deck_cards(state.options, state.seats))
+        rng.shuffle(cards)
+        sizes, stock = self.deal_shape(state)
+        hands, start = [], 0
+        for size in sizes:
+            hands.append(tuple(cards[start:start + size]))
+            start += size
+        return Deal(hands=tuple(hands), stock=tuple(cards[start:start + stock]))
+
+    # ---- hooks every game writes -----------------------------------------------------------------
+    @abstractmethod
+    def _initial(self, options: dict[str, Any], seats: int, dealer: int, context: dict[str, Any]) -> S:
+        """The state before the deal."""
+
+    @abstractmethod
+    def deal_shape(self, state: S) -> tuple[tuple[int, ...], int]:
+        """The number of cards dealt to each seat, and the size of the stock (talon, extras)."""
+
+    @abstractmethod
+    def _after_deal(self, state: S, deal: Deal) -> S:
+        """Set the phase and whose turn it is once the holdings are in place."""
+
+    @abstractmethod
+    def actors(self, state: S, move: Move) -> frozenset[int | None]:
+        """The seats that may make this kind of move now (``None`` for a table move); empty: wrong phase."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]:
+        """The seats whose move the table is waiting for (for display)."""
+
+    @abstractmethod
+    def _legal(self, state: S) -> list[Move]:
+        """The legal moves once the deal is in and no claim is pending."""
+
+    @abstractmethod
+    def _apply(self, state: S, move: Move) -> tuple[S, list[Verdict]]:
+        """The game's own rules for a move the core has let through."""
+
+    @abstractmethod
+    def _result(self, state: S) -> HandResult:
+        """Score a finished hand."""
+
+    @abstractmethod
+    def match_result(self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]) -> MatchResult:
+        """Totals and the sheet over the hands played so far."""
+
+    def deck_cards(self, options: Mapping[str, Any], seats: int) -> tuple[str, ...]:
+        """The cards in play for these options and seats (Tressette for three drops a four)."""
+        return self.deck.cards
+
+    def next_dealer(self, options: Mapping[str, Any], seats: int, dealer: int, result: HandResult | None) -> int:
+        """Who deals the next hand. ``result`` is None for a hand thrown in."""
+        return (dealer + 1) % seats
+
+    def match_context(self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]) -> dict[str, Any]:
+        """What a new hand needs to know of the match so far (Barbù: contracts already played)."""
+        return {}
+
+    def can_claim(self, state: S, seat: int) -> bool:
+        """Whether ``seat`` may claim now. Default: no claims."""
+        return False
+
+    def _settle_claim(self, state: S, claim: Claim) -> S:
+        """The finished state once every other player accepted the claim."""
+        raise ImpossibleMove("claim.not_allowed", f"claims are not used in {self.title}", field="type")
+
+    def moves_only(self, moves: Sequence[Move]) -> list[Move]:
+        """The same hand as it is recorded when the deal is not entered (for the recording-mode tests)."""
+        return [Deal(hands=None) if isinstance(m, Deal) else m for m in moves]
+
+    # ---- shared machinery -----------------------------------------------------------------------
+    def _deal(self, state: S, deal: Deal) -> S:
+        sizes, stock_size = self.deal_shape(state)
+        deck = frozenset(self.deck_cards(state.options, state.seats))
+        if deal.hands is None:
+            holdings = Holdings(deck=deck, counts=sizes)
+        else:
+            if len(deal.hands) != state.seats:
+                raise ImpossibleMove("deal.invalid", f"the deal needs {state.seats} hands", field="hands")
+            seen: set[str] = set()
+            for seat, (hand, size) in enumerate(zip(deal.hands, sizes, strict=True)):
+                if len(hand) != size:
+                    raise ImpossibleMove(
+                        "deal.invalid", f"seat {seat} must be dealt {size} cards, not {len(hand)}", field="hands"
+                    )
+                for card in (*hand,):
+                    self._check_dealt(card, deck, seen, "hands")
+            if deal.stock and len(deal.stock) != stock_size:
+                raise ImpossibleMove("deal.invalid", f"the stock holds {stock_size} cards", field="stock")
+            for card in deal.stock:
+                self._check_dealt(card, deck, seen, "stock")
+            holdings = Holdings(deck=deck, counts=sizes, hands=tuple(frozenset(h) for h in deal.hands),
+                                stock=frozenset(deal.stock))
+        return self._after_deal(replace(state, holdings=holdings), deal)
+
+    def _check_dealt(self, card: str, deck: frozenset[str], seen: set[str], field: str) -> None:
+        self.deck.check(card, field=field)
+        if card not in deck:
+            raise ImpossibleMove("card.unknown", f"{card} is not in the deck of this hand", field=field)
+        if card in seen:
+            raise ImpossibleMove("deal.invalid", f"{card} is dealt twice", field=field)
+        seen.add(card)
+
+    def _claim(self, state: S, claim: Claim) -> S:
+        if claim.seat is None or not self.can_claim(state, claim.seat):
+            raise ImpossibleMove("claim.not_allowed", "only the player on lead may claim, between tricks",
+                                 field="seat")
+        return replace(state, claim=claim, claim_index=state.move_index, claim_accepted=frozenset())
+
+    def _claim_response(self, state: S, answer: ClaimResponse) -> tuple[S, list[Verdict]]:
+        claim = state.claim
+        if claim is None:
+            raise ImpossibleMove("claim.none", "there is no claim to answer", field="type")
+        if answer.seat is None or answer.seat == claim.seat or answer.seat in state.claim_accepted:
+            raise ImpossibleMove("turn.wrong", "the claim is answered once by each other player", field="seat")
+        if not answer.accept:
+            verdict = Verdict("claim.disputed", claim.seat, None,
+                              f"seat {answer.seat} disputes seat {claim.seat}'s claim: play goes on",
+                              state.claim_index if state.claim_index is not None else state.move_index)
+            cleared = replace(state, claim=None, claim_index=None, claim_accepted=frozenset(),
+                              disputed_claims=state.disputed_claims + (claim,))
+            return cleared, [verdict]
+        accepted = state.claim_accepted | {answer.seat}
+        if len(accepted) < state.seats - 1:
+            return replace(state, claim_accepted=accepted), []
+        settled = self._settle_claim(replace(state, claim=None, claim_accepted=accepted), claim)
+        return replace(settled, settled_claim=claim, over=True), []
+
+
+@dataclass(frozen=True)
+class Replay(Generic[S]):
+    """A hand folded move by move: ``states[i]`` is the state after ``i`` moves."""
+
+    states: tuple[S, ...]
+    verdicts: tuple[Verdict, ...]
+
+    @property
+    def final(self) -> S:
+        return self.states[-1]
+
+
+def replay(
+    game: Game[S], moves: Iterable[Move], *, options: Mapping[str, Any] | None = None, seats: int,
+    dealer: int, context: Mapping[str, Any] | None = None,
+) -> Replay[S]:
+    """Fold ``apply`` over the moves, keeping every intermediate state."""
+    state = game.initial_state(options, seats=seats, dealer=dealer, context=context)
+    states = [state]
+    for move in moves:
+        state = game.apply(state, move).state
+        states.append(state)
+    return Replay(tuple(states), state.verdicts)

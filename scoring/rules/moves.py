@@ -1,0 +1,182 @@
+"""Moves: frozen dataclasses, one per kind, with a single dict form for events, records and the API.
+
+Every game uses the same small vocabulary; what a ``Call`` or a ``Choose`` means is up to the game.
+``seat`` is ``None`` for table moves that belong to nobody (a deal, closing an auction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
+
+from .errors import MalformedMove
+
+
+@dataclass(frozen=True, kw_only=True)
+class Move:
+    """Base class. ``kind`` is the stable type name used in the dict form."""
+
+    kind: ClassVar[str] = "move"
+    seat: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deal(Move):
+    """The deal. ``hands=None`` records that the cards were dealt without entering them (moves-only mode).
+
+    ``stock`` holds the cards left aside by the deal (talon, the dealer's extra cards), where known.
+    """
+
+    kind: ClassVar[str] = "deal"
+    hands: tuple[tuple[str, ...], ...] | None = None
+    stock: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayCard(Move):
+    kind: ClassVar[str] = "play"
+    card: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Call(Move):
+    """An auction call or declaration of intent: ``pass``, ``gioco``, ``offro`` with ``value`` 3 …
+
+    ``target`` names another seat where the call refers to one (``piglio`` names the offer it takes).
+    """
+
+    kind: ClassVar[str] = "call"
+    call: str
+    value: int | None = None
+    target: int | None = None
+    suit: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Exchange(Move):
+    """Cards put aside (``discard``) and cards taken in return (``take``, where known)."""
+
+    kind: ClassVar[str] = "exchange"
+    discard: tuple[str, ...] = ()
+    take: tuple[str, ...] = ()
+    count: int | None = None  # how many were exchanged, when the cards themselves are not recorded
+
+
+@dataclass(frozen=True, kw_only=True)
+class PassCards(Move):
+    """Cards passed to another seat (Barbù's Misère pass)."""
+
+    kind: ClassVar[str] = "pass_cards"
+    cards: tuple[str, ...] = ()
+    count: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Declare(Move):
+    """A declaration of a combination held (Tressette's buongioco), with its exact cards."""
+
+    kind: ClassVar[str] = "declare"
+    combination: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Choose(Move):
+    """A named choice: a contract, a trump suit, an opening rank, going on for the vole …"""
+
+    kind: ClassVar[str] = "choose"
+    choice: str
+    value: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Claim(Move):
+    """The player on lead claims: the rest (no numbers), ``tricks`` of the remaining tricks for his side,
+    or a ``split`` by seat of the remaining tricks or points, in the game's own terms."""
+
+    kind: ClassVar[str] = "claim"
+    tricks: int | None = None
+    split: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimResponse(Move):
+    kind: ClassVar[str] = "claim_response"
+    accept: bool
+
+
+MOVE_TYPES: dict[str, type[Move]] = {
+    cls.kind: cls for cls in (Deal, PlayCard, Call, Exchange, PassCards, Declare, Choose, Claim, ClaimResponse)
+}
+
+
+def move_to_dict(move: Move) -> dict[str, Any]:
+    """The dict form: ``{"type": "play", "seat": 0, "card": "3S"}``; defaults are left out."""
+    out: dict[str, Any] = {"type": move.kind}
+    for f in fields(move):
+        value = getattr(move, f.name)
+        if f.name != "seat" and value == f.default:
+            continue
+        if isinstance(value, tuple):
+            value = [list(v) if isinstance(v, tuple) else v for v in value]
+        out[f.name] = value
+    return out
+
+
+def _card_tuple(value: Any, name: str) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
+        raise MalformedMove("move.malformed", f"{name} must be a list of card codes", field=name)
+    return tuple(value)
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedMove("move.malformed", f"{name} must be a whole number", field=name)
+    return value
+
+
+def move_from_dict(data: Mapping[str, Any]) -> Move:
+    """Parse the dict form; raise MalformedMove naming the field that is wrong."""
+    if not isinstance(data, Mapping):
+        raise MalformedMove("move.malformed", "a move must be an object", field="move")
+    kind = data.get("type")
+    cls = MOVE_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        known = ", ".join(sorted(MOVE_TYPES))
+        raise MalformedMove("move.malformed", f"unknown move type {kind!r} (one of {known})", field="type")
+    allowed = {f.name: f for f in fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "type":
+            continue
+        if key not in allowed:
+            raise MalformedMove("move.malformed", f"unknown field {key!r} for a {kind} move", field=key)
+        if value is None:
+            kwargs[key] = None
+        elif key in ("seat", "value", "target", "tricks", "count") and not (kind == "choose" and key == "value"):
+            kwargs[key] = _int(value, key)
+        elif key in ("discard", "take", "cards", "stock"):
+            kwargs[key] = _card_tuple(value, key)
+        elif key == "hands":
+            if not isinstance(value, list | tuple):
+                raise MalformedMove("move.malformed", "hands must be a list of card lists", field="hands")
+            kwargs[key] = tuple(_card_tuple(h, "hands") for h in value)
+        elif key == "split":
+            if not isinstance(value, list | tuple):
+                raise MalformedMove("move.malformed", "split must be a list of numbers", field="split")
+            kwargs[key] = tuple(_int(v, "split") for v in value)
+        elif key == "accept":
+            if not isinstance(value, bool):
+                raise MalformedMove("move.malformed", "accept must be true or false", field="accept")
+            kwargs[key] = value
+        else:
+            if not isinstance(value, str):
+                raise MalformedMove("move.malformed", f"{key} must be a string", field=key)
+            kwargs[key] = value
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        missing = [n for n, f in allowed.items() if n not in kwargs and f.default is MISSING and f.default_factory is MISSING]
+        name = missing[0] if missing else "move"
+        raise MalformedMove("move.malformed", f"a {kind} move needs {name!r}", field=name) from exc

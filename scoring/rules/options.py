@@ -1,0 +1,85 @@
+"""Named ruleset options with defaults, validated in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InvalidOptions
+
+
+@dataclass(frozen=True)
+class Option:
+    """One named option: its default, the allowed values (``choices``) or a type, and what it means."""
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    kind: type | None = None  # when no choices: the value's type (bool, int, str)
+    minimum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        if self.choices is not None:
+            if value not in self.choices:
+                allowed = ", ".join(repr(c) for c in self.choices)
+                raise InvalidOptions(
+                    "options.invalid", f"option {self.name!r} must be one of {allowed}, not {value!r}",
+                    field=self.name,
+                )
+            return value
+        kind = self.kind or type(self.default)
+        # bool is a subclass of int: keep them apart so that True is not a target of 1 point.
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise InvalidOptions("options.invalid", f"option {self.name!r} must be a whole number",
+                                 field=self.name)
+        if kind is not int and not isinstance(value, kind):
+            raise InvalidOptions(
+                "options.invalid", f"option {self.name!r} must be of type {kind.__name__}", field=self.name
+            )
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidOptions(
+                "options.invalid", f"option {self.name!r} must be at least {self.minimum}", field=self.name
+            )
+        return value
+
+
+STRICT = Option(
+    "strict", False,
+    "Refuse rule irregularities (not following suit, special obligations) instead of recording them.",
+    kind=bool,
+)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """The options a game accepts. ``strict`` is added to every ruleset."""
+
+    options: tuple[Option, ...]
+    by_name: Mapping[str, Option] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        opts = self.options if any(o.name == "strict" for o in self.options) else (*self.options, STRICT)
+        object.__setattr__(self, "options", opts)
+        object.__setattr__(self, "by_name", {o.name: o for o in opts})
+
+    def defaults(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+    def validate(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Return the complete options (defaults filled in); raise InvalidOptions naming the option."""
+        values = self.defaults()
+        for name, value in (given or {}).items():
+            option = self.by_name.get(name)
+            if option is None:
+                raise InvalidOptions("options.unknown", f"unknown option {name!r}", field=name)
+            values[name] = option.check(value)
+        return values
+
+    def describe(self) -> list[dict[str, Any]]:
+        return [
+            {"name": o.name, "default": o.default, "choices": list(o.choices) if o.choices else None,
+             "doc": o.doc}
+            for o in self.options
+        ]

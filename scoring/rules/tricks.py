@@ -1,0 +1,154 @@
+"""The trick-taking core every trick game builds on.
+
+It knows tricks, leaders, winners and captured cards, and the follow-suit check in both recording
+modes. What beats what is given by each game as a *strength* function: ``strength(card, led)`` returns a
+comparable value for a card that can win the trick led by ``led``, or ``None`` for one that cannot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from .cards import suit_of
+from .core import HandState, Pending, Verdict, prove
+
+Strength = Callable[[str, str], "tuple[int, ...] | int | None"]
+
+
+@dataclass(frozen=True)
+class Trick:
+    """One trick: who led, the cards in order of play, and (once complete) who won it."""
+
+    number: int  # 1-based
+    leader: int
+    plays: tuple[tuple[int, str], ...] = ()
+    winner: int | None = None
+
+    @property
+    def led(self) -> str | None:
+        return self.plays[0][1] if self.plays else None
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return tuple(card for _, card in self.plays)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"number": self.number, "leader": self.leader,
+                "plays": [{"seat": s, "card": c} for s, c in self.plays], "winner": self.winner}
+
+
+def winner_of(plays: Sequence[tuple[int, str]], strength: Strength, led: str | None = None) -> int:
+    """The seat whose card is strongest against the card led (the first card, unless ``led`` is given)."""
+    led_card = led if led is not None else plays[0][1]
+    best_seat, best = None, None
+    for seat, card in plays:
+        value = strength(card, led_card)
+        if value is not None and (best is None or value > best):  # type: ignore[operator]
+            best_seat, best = seat, value
+    if best_seat is None:
+        raise AssertionError(f"no card can win the trick {plays!r}")
+    return best_seat
+
+
+def ranked(order: Sequence[str], *, suit: Callable[[str], str] = suit_of) -> Strength:
+    """A strength with no trumps: only cards of the suit led can win, ranked by ``order`` (low to high)."""
+    index = {rank: i for i, rank in enumerate(order)}
+
+    def strength(card: str, led: str) -> int | None:
+        return index[card[:-1]] if suit(card) == suit(led) else None
+
+    return strength
+
+
+def with_trumps(order: Sequence[str], trump: str | None, *, suit: Callable[[str], str] = suit_of) -> Strength:
+    """A strength where cards of suit ``trump`` beat every card of the suit led."""
+    plain = ranked(order, suit=suit)
+
+    def strength(card: str, led: str) -> tuple[int, int] | None:
+        if trump is not None and suit(card) == trump:
+            return (1, order.index(card[:-1]))
+        value = plain(card, led)
+        return None if value is None else (0, value)
+
+    return strength
+
+
+@dataclass(frozen=True)
+class TrickPlay:
+    """The trick part of a hand: the trick on the table and the finished ones."""
+
+    seats: int
+    current: Trick
+    done: tuple[Trick, ...] = ()
+
+    @classmethod
+    def start(cls, seats: int, leader: int) -> TrickPlay:
+        return cls(seats=seats, current=Trick(number=1, leader=leader))
+
+    @property
+    def number(self) -> int:
+        """The number of the trick being played (1-based)."""
+        return self.current.number
+
+    @property
+    def leading(self) -> bool:
+        return not self.current.plays
+
+    def to_play(self) -> int:
+        return (self.current.leader + len(self.current.plays)) % self.seats
+
+    def play(self, seat: int, card: str, strength: Strength, *, players: int | None = None) -> TrickPlay:
+        """Add a card; once every player has played, the trick is closed and its winner leads the next."""
+        if seat != self.to_play():
+            raise AssertionError("the game must check the turn before calling play()")
+        plays = self.current.plays + ((seat, card),)
+        if len(plays) < (players or self.seats):
+            return replace(self, current=replace(self.current, plays=plays))
+        return self.close(replace(self.current, plays=plays), winner_of(plays, strength))
+
+    def close(self, trick: Trick, winner: int) -> TrickPlay:
+        finished = replace(trick, winner=winner)
+        return replace(self, current=Trick(number=trick.number + 1, leader=winner), done=self.done + (finished,))
+
+    @property
+    def last(self) -> Trick | None:
+        return self.done[-1] if self.done else None
+
+    def tricks_won(self, seat: int) -> int:
+        return sum(1 for t in self.done if t.winner == seat)
+
+    def captured(self, seat: int) -> tuple[str, ...]:
+        return tuple(card for t in self.done if t.winner == seat for card in t.cards)
+
+    def led_suits(self, suit: Callable[[str], str] = suit_of) -> frozenset[str]:
+        """The suits led so far, the current trick included."""
+        return frozenset(suit(t.led) for t in (*self.done, self.current) if t.led is not None)
+
+
+def follow_suit(
+    state: HandState, seat: int, card: str, *, led: str | None, trick: int,
+    suit: Callable[[str], str] = suit_of, rule: str = "follow_suit",
+) -> tuple[tuple[Pending, ...], list[Verdict]]:
+    """The follow-suit check in both recording modes, and the proof of earlier revokes.
+
+    Deal known: a card off the suit led while holding that suit is a verdict now. Deal unknown: the same
+    play only asserts a void (a :class:`Pending`); a later card of that suit from the same seat proves the
+    revoke and the verdict points back at this move.
+    """
+    index = state.move_index
+    pending, verdicts = prove(state, seat, (f"suit:{suit(card)}",), index)
+    if led is None or suit(card) == suit(led):
+        return pending, verdicts
+    wanted = suit(led)
+    message = f"seat {seat} did not follow {wanted} to trick {trick} while holding it"
+    if state.deal_known:
+        if any(suit(c) == wanted for c in state.hands.hand(seat)):
+            verdicts.append(Verdict(rule, seat, trick, message, index))
+    else:
+        pending = pending + (Pending(seat, f"suit:{wanted}", rule, message, index, trick),)
+    return pending, verdicts
+
+
+def cards_of_suit(hand: Iterable[str], wanted: str, suit: Callable[[str], str] = suit_of) -> list[str]:
+    return [c for c in hand if suit(c) == wanted]

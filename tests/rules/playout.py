@@ -1,0 +1,52 @@
+"""Random legal playouts shared by the contract test and the games' property tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.rules.core import Game, HandState
+from scoring.rules.moves import Move
+
+
+@dataclass
+class Playout:
+    game: Game[Any]
+    options: Mapping[str, Any]
+    seats: int
+    dealer: int
+    moves: list[Move]
+    states: list[HandState]
+
+    @property
+    def final(self) -> HandState:
+        return self.states[-1]
+
+
+def play_random(
+    game: Game[Any], rng: random.Random, *, seats: int | None = None, dealer: int | None = None,
+    options: Mapping[str, Any] | None = None, context: Mapping[str, Any] | None = None,
+    choose: Callable[[HandState, list[Move]], Move] | None = None, max_moves: int = 2000,
+) -> Playout:
+    """Deal at random and play random legal moves until the hand is over; every move must draw no verdict."""
+    seats = seats if seats is not None else rng.choice(game.seat_counts)
+    dealer = dealer if dealer is not None else rng.randrange(seats)
+    state = game.initial_state(options, seats=seats, dealer=dealer, context=context)
+    deal = game.random_deal(state, rng)
+    step = game.apply(state, deal)
+    moves: list[Move] = [deal]
+    states = [state, step.state]
+    state = step.state
+    while not state.over:
+        legal = game.legal_moves(state)
+        assert legal, f"{game.name}: a hand that is not over must offer a move (phase {state.phase})"
+        move = choose(state, legal) if choose else rng.choice(legal)
+        step = game.apply(state, move)
+        assert step.verdicts == (), f"{game.name}: legal move {move} drew {step.verdicts}"
+        moves.append(move)
+        states.append(step.state)
+        state = step.state
+        assert len(moves) < max_moves, f"{game.name}: the hand does not end"
+    return Playout(game, state.options, seats, dealer, moves, states)
