@@ -33,12 +33,54 @@ _SICILIAN_SUITS = {
 
 # Rank names: (name, Italian preposition form). Italian says "Re di coppe", "Asso di denari".
 _RANK_NAMES: dict[str, dict[str, str]] = {
-    "it": {"A": "Asso", "2": "Due", "3": "Tre", "4": "Quattro", "5": "Cinque", "6": "Sei", "7": "Sette",
-           "8": "Otto", "9": "Nove", "T": "Dieci", "J": "Fante", "Q": "Cavallo", "K": "Re", "N": "Cavallo"},
-    "fr": {"A": "As", "2": "Deux", "3": "Trois", "4": "Quatre", "5": "Cinq", "6": "Six", "7": "Sept",
-           "8": "Huit", "9": "Neuf", "T": "Dix", "J": "Valet", "Q": "Dame", "K": "Roi", "N": "Cavalier"},
-    "en": {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven",
-           "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "N": "Knight"},
+    "it": {
+        "A": "Asso",
+        "2": "Due",
+        "3": "Tre",
+        "4": "Quattro",
+        "5": "Cinque",
+        "6": "Sei",
+        "7": "Sette",
+        "8": "Otto",
+        "9": "Nove",
+        "T": "Dieci",
+        "J": "Fante",
+        "Q": "Cavallo",
+        "K": "Re",
+        "N": "Cavallo",
+    },
+    "fr": {
+        "A": "As",
+        "2": "Deux",
+        "3": "Trois",
+        "4": "Quatre",
+        "5": "Cinq",
+        "6": "Six",
+        "7": "Sept",
+        "8": "Huit",
+        "9": "Neuf",
+        "T": "Dix",
+        "J": "Valet",
+        "Q": "Dame",
+        "K": "Roi",
+        "N": "Cavalier",
+    },
+    "en": {
+        "A": "Ace",
+        "2": "Two",
+        "3": "Three",
+        "4": "Four",
+        "5": "Five",
+        "6": "Six",
+        "7": "Seven",
+        "8": "Eight",
+        "9": "Nine",
+        "T": "Ten",
+        "J": "Jack",
+        "Q": "Queen",
+        "K": "King",
+        "N": "Knight",
+    },
 }
 # The 52-card French deck says Donna/Dame/Queen for Q; the Sicilian deck has both a Donna ("Fanta", J),
 # a Cavallo (N) and a Regina (Q).
@@ -87,7 +129,9 @@ class Deck:
         if not isinstance(card, str):
             raise MalformedMove("move.malformed", f"{field} must be a card code string", field=field)
         if card not in self.index:
-            raise ImpossibleMove("card.unknown", f"{card!r} is not a card of the {self.name} deck", field=field)
+            raise ImpossibleMove(
+                "card.unknown", f"{card!r} is not a card of the {self.name} deck", field=field
+            )
         return card
 
     def sort(self, cards: Iterable[str]) -> tuple[str, ...]:

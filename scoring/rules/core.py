@@ -48,8 +48,12 @@ class Verdict:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "rule": self.rule, "seat": self.seat, "trick": self.trick, "message": self.message,
-            "move_index": self.move_index, "proved_at": self.proved_at,
+            "rule": self.rule,
+            "seat": self.seat,
+            "trick": self.trick,
+            "message": self.message,
+            "move_index": self.move_index,
+            "proved_at": self.proved_at,
         }
 
 
@@ -104,12 +108,15 @@ class Holdings:
         for other, hand in enumerate(self.hands):
             if card in hand:
                 raise ImpossibleMove(
-                    "card.not_held", f"the recorded deal gives {card} to seat {other}, not seat {seat}",
+                    "card.not_held",
+                    f"the recorded deal gives {card} to seat {other}, not seat {seat}",
                     field=field,
                 )
         raise ImpossibleMove("card.not_held", f"{card} is not in seat {seat}'s hand", field=field)
 
-    def remove(self, seat: int, cards: Iterable[str], *, field: str = "card", to_gone: bool = True) -> Holdings:
+    def remove(
+        self, seat: int, cards: Iterable[str], *, field: str = "card", to_gone: bool = True
+    ) -> Holdings:
         """Take cards out of a seat's hand (played or discarded), checking each one."""
         cards = tuple(cards)
         if len(set(cards)) != len(cards):
@@ -137,8 +144,13 @@ class Holdings:
         hands = self.hands
         if hands is not None:
             hands = tuple(h | set(cards) if i == seat else h for i, h in enumerate(hands))
-        return replace(self, counts=tuple(counts), hands=hands, gone=self.gone - set(cards),
-                       stock=self.stock - set(cards))
+        return replace(
+            self,
+            counts=tuple(counts),
+            hands=hands,
+            gone=self.gone - set(cards),
+            stock=self.stock - set(cards),
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -198,8 +210,11 @@ class HandResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "outcome": self.outcome, "scores": [score_str(s) for s in self.scores], "unit": self.unit,
-            "teams": [list(t) for t in self.teams], "team_scores": [score_str(s) for s in self.team_scores],
+            "outcome": self.outcome,
+            "scores": [score_str(s) for s in self.scores],
+            "unit": self.unit,
+            "teams": [list(t) for t in self.teams],
+            "team_scores": [score_str(s) for s in self.team_scores],
             "details": jsonable(self.details),
         }
 
@@ -218,9 +233,12 @@ class MatchResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "totals": [score_str(s) for s in self.totals], "finished": self.finished,
-            "winners": list(self.winners), "team_totals": [score_str(s) for s in self.team_totals],
-            "rows": jsonable(list(self.rows)), "details": jsonable(self.details),
+            "totals": [score_str(s) for s in self.totals],
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "team_totals": [score_str(s) for s in self.team_totals],
+            "rows": jsonable(list(self.rows)),
+            "details": jsonable(self.details),
         }
 
 
@@ -244,7 +262,9 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def prove(state: HandState, seat: int, keys: Iterable[str], move_index: int) -> tuple[tuple[Pending, ...], list[Verdict]]:
+def prove(
+    state: HandState, seat: int, keys: Iterable[str], move_index: int
+) -> tuple[tuple[Pending, ...], list[Verdict]]:
     """Check a play by ``seat`` of a card with ``keys`` against what the seat's earlier plays asserted.
 
     Returns the assertions still open and a verdict for each one the play proves false, pointing back at
@@ -273,7 +293,11 @@ class Game(ABC, Generic[S]):
 
     # ---- public surface -------------------------------------------------------------------------
     def initial_state(
-        self, options: Mapping[str, Any] | None = None, *, seats: int, dealer: int,
+        self,
+        options: Mapping[str, Any] | None = None,
+        *,
+        seats: int,
+        dealer: int,
         context: Mapping[str, Any] | None = None,
     ) -> S:
         """A new hand before the deal, from options (validated, defaults filled in), seats and dealer."""
@@ -282,8 +306,9 @@ class Game(ABC, Generic[S]):
             allowed = " or ".join(str(n) for n in self.seat_counts)
             raise ImpossibleMove("seats.count", f"{self.title} is played by {allowed} players", field="seats")
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
-            raise ImpossibleMove("seat.unknown", f"the dealer must be a seat from 0 to {seats - 1}",
-                                 field="dealer")
+            raise ImpossibleMove(
+                "seat.unknown", f"the dealer must be a seat from 0 to {seats - 1}", field="dealer"
+            )
         return self._initial(values, seats, dealer, dict(context or {}))
 
     def legal_moves(self, state: S) -> list[Move]:
@@ -317,7 +342,7 @@ class Game(ABC, Generic[S]):
         if isinstance(move, Deal):
             if state.phase != "deal":
                 raise ImpossibleMove("phase.wrong", "the cards have already been dealt", field="type")
-            new, verdicts = self._deal(state, move), []
+            new, verdicts = self._deal(state, move), list[Verdict]()
         elif state.phase == "deal":
             raise ImpossibleMove("phase.wrong", "the deal must be recorded first", field="type")
         elif isinstance(move, Claim):
@@ -325,25 +350,32 @@ class Game(ABC, Generic[S]):
         elif isinstance(move, ClaimResponse):
             new, verdicts = self._claim_response(state, move)
         elif state.claim is not None:
-            raise ImpossibleMove("claim.pending", "a claim is waiting for the other players' answers",
-                                 field="type")
+            raise ImpossibleMove(
+                "claim.pending", "a claim is waiting for the other players' answers", field="type"
+            )
         else:
             allowed = self.actors(state, move)
             if not allowed:
                 raise ImpossibleMove(
-                    "phase.wrong", f"a {move.kind} move is not possible now (phase: {state.phase})", field="type"
+                    "phase.wrong",
+                    f"a {move.kind} move is not possible now (phase: {state.phase})",
+                    field="type",
                 )
             if move.seat not in allowed:
-                who = ", ".join("the table" if s is None else f"seat {s}" for s in sorted(
-                    allowed, key=lambda s: -1 if s is None else s))
-                raise ImpossibleMove("turn.wrong", f"it is not seat {move.seat}'s turn: {who} to act",
-                                     field="seat")
+                who = ", ".join(
+                    "the table" if s is None else f"seat {s}"
+                    for s in sorted(allowed, key=lambda s: -1 if s is None else s)
+                )
+                raise ImpossibleMove(
+                    "turn.wrong", f"it is not seat {move.seat}'s turn: {who} to act", field="seat"
+                )
             new, verdicts = self._apply(state, move)
         now = [v for v in verdicts if v.move_index == index]
         if now and state.options.get("strict"):
             first = now[0]
-            raise IrregularMoveRefused(f"irregular.{first.rule}", f"strict table: {first.message}",
-                                       field="card")
+            raise IrregularMoveRefused(
+                f"irregular.{first.rule}", f"strict table: {first.message}", field="card"
+            )
         new = replace(new, move_index=index + 1, verdicts=new.verdicts + tuple(verdicts))
         return Step(new, tuple(verdicts))
 
@@ -363,9 +395,9 @@ class Game(ABC, Generic[S]):
         sizes, stock = self.deal_shape(state)
         hands, start = [], 0
         for size in sizes:
-            hands.append(tuple(cards[start:start + size]))
+            hands.append(tuple(cards[start : start + size]))
             start += size
-        return Deal(hands=tuple(hands), stock=tuple(cards[start:start + stock]))
+        return Deal(hands=tuple(hands), stock=tuple(cards[start : start + stock]))
 
     # ---- hooks every game writes -----------------------------------------------------------------
     @abstractmethod
@@ -401,18 +433,24 @@ class Game(ABC, Generic[S]):
         """Score a finished hand."""
 
     @abstractmethod
-    def match_result(self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]) -> MatchResult:
+    def match_result(
+        self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]
+    ) -> MatchResult:
         """Totals and the sheet over the hands played so far."""
 
     def deck_cards(self, options: Mapping[str, Any], seats: int) -> tuple[str, ...]:
         """The cards in play for these options and seats (Tressette for three drops a four)."""
         return self.deck.cards
 
-    def next_dealer(self, options: Mapping[str, Any], seats: int, dealer: int, result: HandResult | None) -> int:
+    def next_dealer(
+        self, options: Mapping[str, Any], seats: int, dealer: int, result: HandResult | None
+    ) -> int:
         """Who deals the next hand. ``result`` is None for a hand thrown in."""
         return (dealer + 1) % seats
 
-    def match_context(self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]) -> dict[str, Any]:
+    def match_context(
+        self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]
+    ) -> dict[str, Any]:
         """What a new hand needs to know of the match so far (Barbù: contracts already played)."""
         return {}
 
@@ -441,7 +479,9 @@ class Game(ABC, Generic[S]):
             for seat, (hand, size) in enumerate(zip(deal.hands, sizes, strict=True)):
                 if len(hand) != size:
                     raise ImpossibleMove(
-                        "deal.invalid", f"seat {seat} must be dealt {size} cards, not {len(hand)}", field="hands"
+                        "deal.invalid",
+                        f"seat {seat} must be dealt {size} cards, not {len(hand)}",
+                        field="hands",
                     )
                 for card in (*hand,):
                     self._check_dealt(card, deck, seen, "hands")
@@ -449,8 +489,12 @@ class Game(ABC, Generic[S]):
                 raise ImpossibleMove("deal.invalid", f"the stock holds {stock_size} cards", field="stock")
             for card in deal.stock:
                 self._check_dealt(card, deck, seen, "stock")
-            holdings = Holdings(deck=deck, counts=sizes, hands=tuple(frozenset(h) for h in deal.hands),
-                                stock=frozenset(deal.stock))
+            holdings = Holdings(
+                deck=deck,
+                counts=sizes,
+                hands=tuple(frozenset(h) for h in deal.hands),
+                stock=frozenset(deal.stock),
+            )
         return self._after_deal(replace(state, holdings=holdings), deal)
 
     def _check_dealt(self, card: str, deck: frozenset[str], seen: set[str], field: str) -> None:
@@ -463,8 +507,9 @@ class Game(ABC, Generic[S]):
 
     def _claim(self, state: S, claim: Claim) -> S:
         if claim.seat is None or not self.can_claim(state, claim.seat):
-            raise ImpossibleMove("claim.not_allowed", "only the player on lead may claim, between tricks",
-                                 field="seat")
+            raise ImpossibleMove(
+                "claim.not_allowed", "only the player on lead may claim, between tricks", field="seat"
+            )
         return replace(state, claim=claim, claim_index=state.move_index, claim_accepted=frozenset())
 
     def _claim_response(self, state: S, answer: ClaimResponse) -> tuple[S, list[Verdict]]:
@@ -472,13 +517,24 @@ class Game(ABC, Generic[S]):
         if claim is None:
             raise ImpossibleMove("claim.none", "there is no claim to answer", field="type")
         if answer.seat is None or answer.seat == claim.seat or answer.seat in state.claim_accepted:
-            raise ImpossibleMove("turn.wrong", "the claim is answered once by each other player", field="seat")
+            raise ImpossibleMove(
+                "turn.wrong", "the claim is answered once by each other player", field="seat"
+            )
         if not answer.accept:
-            verdict = Verdict("claim.disputed", claim.seat, None,
-                              f"seat {answer.seat} disputes seat {claim.seat}'s claim: play goes on",
-                              state.claim_index if state.claim_index is not None else state.move_index)
-            cleared = replace(state, claim=None, claim_index=None, claim_accepted=frozenset(),
-                              disputed_claims=state.disputed_claims + (claim,))
+            verdict = Verdict(
+                "claim.disputed",
+                claim.seat,
+                None,
+                f"seat {answer.seat} disputes seat {claim.seat}'s claim: play goes on",
+                state.claim_index if state.claim_index is not None else state.move_index,
+            )
+            cleared = replace(
+                state,
+                claim=None,
+                claim_index=None,
+                claim_accepted=frozenset(),
+                disputed_claims=state.disputed_claims + (claim,),
+            )
             return cleared, [verdict]
         accepted = state.claim_accepted | {answer.seat}
         if len(accepted) < state.seats - 1:
@@ -500,8 +556,13 @@ class Replay(Generic[S]):
 
 
 def replay(
-    game: Game[S], moves: Iterable[Move], *, options: Mapping[str, Any] | None = None, seats: int,
-    dealer: int, context: Mapping[str, Any] | None = None,
+    game: Game[S],
+    moves: Iterable[Move],
+    *,
+    options: Mapping[str, Any] | None = None,
+    seats: int,
+    dealer: int,
+    context: Mapping[str, Any] | None = None,
 ) -> Replay[S]:
     """Fold ``apply`` over the moves, keeping every intermediate state."""
     state = game.initial_state(options, seats=seats, dealer=dealer, context=context)

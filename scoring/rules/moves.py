@@ -107,7 +107,8 @@ class ClaimResponse(Move):
 
 
 MOVE_TYPES: dict[str, type[Move]] = {
-    cls.kind: cls for cls in (Deal, PlayCard, Call, Exchange, PassCards, Declare, Choose, Claim, ClaimResponse)
+    cls.kind: cls
+    for cls in (Deal, PlayCard, Call, Exchange, PassCards, Declare, Choose, Claim, ClaimResponse)
 }
 
 
@@ -154,7 +155,9 @@ def move_from_dict(data: Mapping[str, Any]) -> Move:
             raise MalformedMove("move.malformed", f"unknown field {key!r} for a {kind} move", field=key)
         if value is None:
             kwargs[key] = None
-        elif key in ("seat", "value", "target", "tricks", "count") and not (kind == "choose" and key == "value"):
+        elif key in ("seat", "value", "target", "tricks", "count") and not (
+            kind == "choose" and key == "value"
+        ):
             kwargs[key] = _int(value, key)
         elif key in ("discard", "take", "cards", "stock"):
             kwargs[key] = _card_tuple(value, key)
@@ -177,6 +180,10 @@ def move_from_dict(data: Mapping[str, Any]) -> Move:
     try:
         return cls(**kwargs)
     except TypeError as exc:
-        missing = [n for n, f in allowed.items() if n not in kwargs and f.default is MISSING and f.default_factory is MISSING]
+        missing = [
+            n
+            for n, f in allowed.items()
+            if n not in kwargs and f.default is MISSING and f.default_factory is MISSING
+        ]
         name = missing[0] if missing else "move"
         raise MalformedMove("move.malformed", f"a {kind} move needs {name!r}", field=name) from exc

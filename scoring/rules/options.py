@@ -25,15 +25,17 @@ class Option:
             if value not in self.choices:
                 allowed = ", ".join(repr(c) for c in self.choices)
                 raise InvalidOptions(
-                    "options.invalid", f"option {self.name!r} must be one of {allowed}, not {value!r}",
+                    "options.invalid",
+                    f"option {self.name!r} must be one of {allowed}, not {value!r}",
                     field=self.name,
                 )
             return value
         kind = self.kind or type(self.default)
         # bool is a subclass of int: keep them apart so that True is not a target of 1 point.
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise InvalidOptions("options.invalid", f"option {self.name!r} must be a whole number",
-                                 field=self.name)
+            raise InvalidOptions(
+                "options.invalid", f"option {self.name!r} must be a whole number", field=self.name
+            )
         if kind is not int and not isinstance(value, kind):
             raise InvalidOptions(
                 "options.invalid", f"option {self.name!r} must be of type {kind.__name__}", field=self.name
@@ -46,7 +48,8 @@ class Option:
 
 
 STRICT = Option(
-    "strict", False,
+    "strict",
+    False,
     "Refuse rule irregularities (not following suit, special obligations) instead of recording them.",
     kind=bool,
 )
@@ -79,7 +82,11 @@ class Ruleset:
 
     def describe(self) -> list[dict[str, Any]]:
         return [
-            {"name": o.name, "default": o.default, "choices": list(o.choices) if o.choices else None,
-             "doc": o.doc}
+            {
+                "name": o.name,
+                "default": o.default,
+                "choices": list(o.choices) if o.choices else None,
+                "doc": o.doc,
+            }
             for o in self.options
         ]

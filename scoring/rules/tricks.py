@@ -34,8 +34,12 @@ class Trick:
         return tuple(card for _, card in self.plays)
 
     def as_dict(self) -> dict[str, object]:
-        return {"number": self.number, "leader": self.leader,
-                "plays": [{"seat": s, "card": c} for s, c in self.plays], "winner": self.winner}
+        return {
+            "number": self.number,
+            "leader": self.leader,
+            "plays": [{"seat": s, "card": c} for s, c in self.plays],
+            "winner": self.winner,
+        }
 
 
 def winner_of(plays: Sequence[tuple[int, str]], strength: Strength, led: str | None = None) -> int:
@@ -51,7 +55,7 @@ def winner_of(plays: Sequence[tuple[int, str]], strength: Strength, led: str | N
     return best_seat
 
 
-def ranked(order: Sequence[str], *, suit: Callable[[str], str] = suit_of) -> Strength:
+def ranked(order: Sequence[str], *, suit: Callable[[str], str] = suit_of) -> Callable[[str, str], int | None]:
     """A strength with no trumps: only cards of the suit led can win, ranked by ``order`` (low to high)."""
     index = {rank: i for i, rank in enumerate(order)}
 
@@ -109,7 +113,9 @@ class TrickPlay:
 
     def close(self, trick: Trick, winner: int) -> TrickPlay:
         finished = replace(trick, winner=winner)
-        return replace(self, current=Trick(number=trick.number + 1, leader=winner), done=self.done + (finished,))
+        return replace(
+            self, current=Trick(number=trick.number + 1, leader=winner), done=self.done + (finished,)
+        )
 
     @property
     def last(self) -> Trick | None:
@@ -127,8 +133,14 @@ class TrickPlay:
 
 
 def follow_suit(
-    state: HandState, seat: int, card: str, *, led: str | None, trick: int,
-    suit: Callable[[str], str] = suit_of, rule: str = "follow_suit",
+    state: HandState,
+    seat: int,
+    card: str,
+    *,
+    led: str | None,
+    trick: int,
+    suit: Callable[[str], str] = suit_of,
+    rule: str = "follow_suit",
 ) -> tuple[tuple[Pending, ...], list[Verdict]]:
     """The follow-suit check in both recording modes, and the proof of earlier revokes.
 

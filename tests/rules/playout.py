@@ -26,9 +26,15 @@ class Playout:
 
 
 def play_random(
-    game: Game[Any], rng: random.Random, *, seats: int | None = None, dealer: int | None = None,
-    options: Mapping[str, Any] | None = None, context: Mapping[str, Any] | None = None,
-    choose: Callable[[HandState, list[Move]], Move] | None = None, max_moves: int = 2000,
+    game: Game[Any],
+    rng: random.Random,
+    *,
+    seats: int | None = None,
+    dealer: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    context: Mapping[str, Any] | None = None,
+    choose: Callable[[HandState, list[Move]], Move] | None = None,
+    max_moves: int = 2000,
 ) -> Playout:
     """Deal at random and play random legal moves until the hand is over; every move must draw no verdict."""
     seats = seats if seats is not None else rng.choice(game.seat_counts)
