@@ -15,12 +15,29 @@ from .moves import Move, move_from_dict, move_to_dict
 
 # name -> "module:class"; each game module adds its own line.
 _REGISTRY: dict[str, str] = {
+    # "name": "module:ClassName",
 }
 
 __all__ = [
-    "GAMES", "Game", "HandResult", "HandState", "ImpossibleMove", "InvalidOptions", "IrregularMoveRefused",
-    "MalformedMove", "MatchResult", "Move", "Replay", "RulesError", "Step", "Verdict", "game_names",
-    "get_game", "move_from_dict", "move_to_dict", "replay",
+    "GAMES",
+    "Game",
+    "HandResult",
+    "HandState",
+    "ImpossibleMove",
+    "InvalidOptions",
+    "IrregularMoveRefused",
+    "MalformedMove",
+    "MatchResult",
+    "Move",
+    "Replay",
+    "RulesError",
+    "Step",
+    "Verdict",
+    "game_names",
+    "get_game",
+    "move_from_dict",
+    "move_to_dict",
+    "replay",
 ]
 
 _loaded: dict[str, Game[Any]] = {}
