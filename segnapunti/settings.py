@@ -1,0 +1,185 @@
+"""Settings, read from environment variables.
+
+Every variable has a default that works on a laptop with no services at all: SQLite in the project
+folder, Celery tasks run eagerly in-process, DEBUG on. Production sets DEBUG=false, SECRET_KEY and
+ALLOWED_HOSTS; PostgreSQL is one variable (DATABASE_URL), a real broker another (CELERY_BROKER_URL).
+A malformed value stops start-up with ImproperlyConfigured rather than being guessed at.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+import django_stubs_ext
+from django.core.exceptions import ImproperlyConfigured
+
+# Lets the typed generics of django-stubs (ModelAdmin[Club] and the like) be subscripted at run time.
+django_stubs_ext.monkeypatch()
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def envstr(name: str, default: str) -> str:
+    """The variable's value, or `default` when it is unset or empty."""
+    return os.environ.get(name) or default
+
+
+def envbool(name: str, default: bool) -> bool:
+    """A boolean variable: 1/true/yes/on or 0/false/no/off, any case; anything else is an error."""
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={os.environ[name]!r} is not a boolean (use true or false)")
+
+
+def envint(name: str, default: int) -> int:
+    """An integer variable; anything that is not an integer is an error."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
+
+
+def envlist(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list; blanks around items are dropped."""
+    raw = os.environ.get(name, "")
+    if not raw.strip():
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+DEBUG = envbool("DEBUG", True)
+
+_DEV_SECRET_KEY = "dev-only-insecure-key-never-use-in-production"
+SECRET_KEY = envstr("SECRET_KEY", _DEV_SECRET_KEY if DEBUG else "")
+if not SECRET_KEY:
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "scoring",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "segnapunti.urls"
+WSGI_APPLICATION = "segnapunti.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+
+def _database(url: str) -> dict[str, object]:
+    try:
+        db: dict[str, object] = dict(
+            dj_database_url.parse(url, conn_max_age=envint("DATABASE_CONN_MAX_AGE", 0))
+        )
+    except ValueError as e:
+        raise ImproperlyConfigured(f"DATABASE_URL={url!r} is not usable: {e}") from None
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        # BEGIN IMMEDIATE takes SQLite's write lock when a transaction starts, so two appends to the
+        # event store queue up instead of one failing with "database is locked" half-way through.
+        db["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    return db
+
+
+DATABASES = {"default": _database(envstr("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "it"
+LANGUAGES = [("it", "Italiano"), ("fr", "Français"), ("en", "English")]
+TIME_ZONE = "Europe/Rome"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Segnapunti API",
+    "DESCRIPTION": "Score sheets and tournaments for traditional Italian and French card games.",
+    "VERSION": "0.1.0",
+}
+
+# Celery: with no broker configured, tasks run eagerly in the calling process (and errors propagate).
+CELERY_BROKER_URL = envstr("CELERY_BROKER_URL", "")
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_RESULT_BACKEND = (
+    envstr("CELERY_RESULT_BACKEND", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "")
+    or None
+)
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
+}

@@ -1,0 +1,63 @@
+import pytest
+
+from scoring import store
+from scoring.events import HandClosed, HandStarted, MoveRecorded, MoveUndone
+
+pytestmark = pytest.mark.django_db
+
+START = HandStarted(game="briscola", options={}, seats=("anna", "bruno"), dealer=0)
+
+
+def test_read_stream_returns_typed_events_in_version_order() -> None:
+    move = MoveRecorded(move={"kind": "PlayCard", "seat": 1, "card": "AS"})
+    store.append("hand-1", [START, move], expected_version=0, actor="anna")
+    store.append("hand-2", [START], expected_version=0)
+    store.append("hand-1", [MoveUndone(of_version=2, reason="misplay"), HandClosed()], expected_version=2)
+
+    read = store.read_stream("hand-1")
+
+    assert [r.version for r in read] == [1, 2, 3, 4]
+    assert [r.event for r in read] == [START, move, MoveUndone(of_version=2, reason="misplay"), HandClosed()]
+    assert {r.stream_id for r in read} == {"hand-1"}
+    assert [r.recorded_by for r in read] == ["anna", "anna", "", ""]
+
+
+def test_read_stream_of_an_unknown_stream_is_empty() -> None:
+    assert store.read_stream("nobody") == []
+
+
+def test_read_all_after_returns_every_stream_in_position_order() -> None:
+    a = store.append("hand-1", [START], expected_version=0)
+    b = store.append("hand-2", [START, HandClosed()], expected_version=0)
+    c = store.append("hand-1", [HandClosed()], expected_version=1)
+
+    read = store.read_all_after(0)
+
+    assert [r.position for r in read] == [*a.positions, *b.positions, *c.positions]
+    assert [(r.stream_id, r.version) for r in read] == [
+        ("hand-1", 1),
+        ("hand-2", 1),
+        ("hand-2", 2),
+        ("hand-1", 2),
+    ]
+
+
+def test_read_all_after_starts_after_the_given_position_and_respects_the_limit() -> None:
+    result = store.append("hand-1", [START, *[HandClosed()] * 5], expected_version=0)
+    p = result.positions
+
+    assert [r.position for r in store.read_all_after(p[1], limit=2)] == [p[2], p[3]]
+    assert store.read_all_after(p[-1]) == []
+
+
+def test_a_projection_can_catch_up_page_by_page() -> None:
+    for n in range(7):
+        store.append(f"hand-{n}", [START], expected_version=0)
+
+    seen: list[str] = []
+    last = 0
+    while page := store.read_all_after(last, limit=3):
+        seen += [r.stream_id for r in page]
+        last = page[-1].position
+
+    assert seen == [f"hand-{n}" for n in range(7)]

@@ -1,0 +1,1 @@
+"""Tournaments: clubs, players and (as they land) tournaments, standings and seating."""
