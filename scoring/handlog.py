@@ -1,0 +1,294 @@
+"""A hand's log folded through its game: the moves that stand, the states, the verdicts, the rulings.
+
+The log of a hand is what its event stream holds (and what a hand record file holds): moves, undos and
+director's rulings, each with its position in the log. Folding it gives everything the pages, the API,
+the replay command and the match sheet show. Nothing here touches the database: the projection and the
+record files call the same fold, so a file and a stored hand always score alike.
+
+Rulings
+-------
+A ruling names the moves it concerns (``refs``, positions in the log), the rule, the reason, and a
+rectification, one of:
+
+* ``{"kind": "stands"}``: the irregularity stands as recorded, no change to the score;
+* ``{"kind": "dismiss"}``: no irregularity after all (the verdicts on the refs no longer stand);
+* ``{"kind": "replace_move", "move": {...}}``: the one referenced move was mistyped; the hand is
+  replayed with the corrected move in its place (refused if the rest of the hand no longer fits);
+* ``{"kind": "transfer_tricks", "from_seat": s, "to_seat": t, "count": n}``: the last ``n`` tricks
+  won by ``s`` go to ``t`` (trick games), and the hand is scored again;
+* ``{"kind": "penalty", "scores": [...]}``: the game's penalty as the director applies it, added to
+  the hand's scores seat by seat;
+* ``{"kind": "assign_score", "scores": [...]}``: the director assigns the hand's scores outright.
+
+Every ruling settles the verdicts on the moves it references: the hand is flagged for the director
+while a verdict on a standing move has no ruling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from scoring.rules import Game, HandResult, HandState, ImpossibleMove, MalformedMove, Verdict, get_game
+from scoring.rules.core import Score
+from scoring.rules.moves import Move, move_from_dict
+from scoring.rules.tricks import TrickPlay
+
+RECTIFICATIONS = ("stands", "dismiss", "replace_move", "transfer_tricks", "penalty", "assign_score")
+
+
+@dataclass(frozen=True)
+class MoveEntry:
+    position: int
+    move: Move
+    actor: str = ""
+
+
+@dataclass(frozen=True)
+class UndoEntry:
+    position: int
+    of_position: int
+    reason: str = ""
+    actor: str = ""
+
+
+@dataclass(frozen=True)
+class RulingEntry:
+    position: int
+    refs: tuple[int, ...]
+    rule: str
+    reason: str
+    rectification: Mapping[str, Any]
+    actor: str = ""
+
+
+Entry = MoveEntry | UndoEntry | RulingEntry
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a hand starts from: the game, its options, the seats (names) and the dealer, and the match
+    context the game asks for."""
+
+    game: str
+    options: Mapping[str, Any]
+    seats: tuple[str, ...]
+    dealer: int
+    context: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StandingVerdict:
+    """A verdict of the engine, tied to the log position of the move it concerns."""
+
+    verdict: Verdict
+    position: int
+    proved_at_position: int | None
+    ruled_by: tuple[int, ...]  # positions of the rulings on that move
+    stands: bool  # False once a ruling dismissed it
+
+    def as_dict(self) -> dict[str, Any]:
+        v = self.verdict
+        return {
+            "position": self.position,
+            "move_index": v.move_index,
+            "seat": v.seat,
+            "trick": v.trick,
+            "rule": v.rule,
+            "message": v.message,
+            "proved_at": self.proved_at_position,
+            "ruled_by": list(self.ruled_by),
+            "stands": self.stands,
+        }
+
+
+@dataclass(frozen=True)
+class HandView:
+    """The fold of a hand's log."""
+
+    setup: Setup
+    game: Game[Any]
+    moves: tuple[MoveEntry, ...]  # the moves that stand, in order, corrected by rulings
+    states: tuple[HandState, ...]  # states[i]: after the first i standing moves
+    verdicts: tuple[StandingVerdict, ...]
+    rulings: tuple[RulingEntry, ...]
+    undone: tuple[UndoEntry, ...]
+    result: HandResult | None  # with the rulings' score changes applied
+
+    @property
+    def state(self) -> HandState:
+        return self.states[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def unruled(self) -> tuple[StandingVerdict, ...]:
+        return tuple(v for v in self.verdicts if v.stands and not v.ruled_by)
+
+    @property
+    def flagged(self) -> bool:
+        """The director has something to rule on: an irregularity or a disputed claim with no ruling."""
+        return bool(self.unruled)
+
+    @property
+    def legal(self) -> bool:
+        """No irregularity stands (none found, or every one dismissed by a ruling)."""
+        return not any(v.stands for v in self.verdicts)
+
+
+def fold(setup: Setup, entries: Sequence[Entry]) -> HandView:
+    """Fold a hand's log. Raises ImpossibleMove if a move (or a ruling's correction) cannot stand."""
+    game = get_game(setup.game)
+    undone = [e for e in entries if isinstance(e, UndoEntry)]
+    rulings = [e for e in entries if isinstance(e, RulingEntry)]
+    undone_positions = {u.of_position for u in undone}
+    replaced: dict[int, Move] = {}
+    for r in rulings:
+        if r.rectification.get("kind") == "replace_move":
+            replaced[r.refs[0]] = move_from_dict(r.rectification["move"])
+    standing = [
+        replace(e, move=replaced.get(e.position, e.move))
+        for e in entries
+        if isinstance(e, MoveEntry) and e.position not in undone_positions
+    ]
+    state = game.initial_state(
+        setup.options, seats=len(setup.seats), dealer=setup.dealer, context=setup.context
+    )
+    states = [state]
+    for entry in standing:
+        try:
+            state = game.apply(state, entry.move).state
+        except ImpossibleMove as exc:
+            raise ImpossibleMove(
+                exc.code, f"move at position {entry.position}: {exc.message}", field=exc.field
+            ) from exc
+        states.append(state)
+    positions = [e.position for e in standing]
+    ruled: dict[int, list[int]] = {}
+    dismissed: set[int] = set()
+    for r in rulings:
+        for ref in r.refs:
+            ruled.setdefault(ref, []).append(r.position)
+            if r.rectification.get("kind") == "dismiss":
+                dismissed.add(ref)
+    verdicts = tuple(
+        StandingVerdict(
+            verdict=v,
+            position=positions[v.move_index],
+            proved_at_position=positions[v.proved_at] if v.proved_at is not None else None,
+            ruled_by=tuple(ruled.get(positions[v.move_index], ())),
+            stands=positions[v.move_index] not in dismissed,
+        )
+        for v in state.verdicts
+    )
+    result = _result_with_rulings(game, state, rulings) if state.over else None
+    return HandView(
+        setup, game, tuple(standing), tuple(states), verdicts, tuple(rulings), tuple(undone), result
+    )
+
+
+def _result_with_rulings(game: Game[Any], state: HandState, rulings: Sequence[RulingEntry]) -> HandResult:
+    for r in rulings:
+        if r.rectification.get("kind") == "transfer_tricks":
+            state = _transfer_tricks(state, r.rectification)
+    result = game.result(state)
+    seats = len(result.scores)
+    for r in rulings:
+        kind = r.rectification.get("kind")
+        if kind == "penalty":
+            delta = _scores(r.rectification, seats)
+            result = _rescored(result, tuple(s + d for s, d in zip(result.scores, delta, strict=True)), r)
+        elif kind == "assign_score":
+            result = _rescored(result, _scores(r.rectification, seats), r)
+    return result
+
+
+def _rescored(result: HandResult, scores: tuple[Score, ...], ruling: RulingEntry) -> HandResult:
+    team_scores = tuple(
+        _whole(sum((Fraction(scores[s]) for s in team), Fraction(0))) for team in result.teams
+    )
+    details = {**result.details, "ruled": [*result.details.get("ruled", []), ruling.position]}
+    return replace(result, scores=scores, team_scores=team_scores, details=details)
+
+
+def _whole(value: Fraction) -> Score:
+    return int(value) if value.denominator == 1 else value
+
+
+def _scores(rect: Mapping[str, Any], seats: int) -> tuple[Score, ...]:
+    raw = rect.get("scores")
+    if not isinstance(raw, list | tuple) or len(raw) != seats:
+        raise MalformedMove(
+            "ruling.malformed", f"scores must list {seats} numbers, one per seat", field="scores"
+        )
+    out: list[Score] = []
+    for value in raw:
+        try:
+            number = Fraction(value) if isinstance(value, str) else value
+        except ValueError:
+            number = None
+        if isinstance(number, bool) or not isinstance(number, int | Fraction):
+            raise MalformedMove(
+                "ruling.malformed", "each score is a whole number or an exact fraction string", field="scores"
+            )
+        out.append(_whole(number) if isinstance(number, Fraction) else number)
+    return tuple(out)
+
+
+def _trick_field(state: HandState) -> str | None:
+    if not is_dataclass(state):
+        return None
+    for f in fields(state):
+        if isinstance(getattr(state, f.name), TrickPlay):
+            return f.name
+    return None
+
+
+def _transfer_tricks(state: HandState, rect: Mapping[str, Any]) -> HandState:
+    name = _trick_field(state)
+    if name is None:
+        raise ImpossibleMove("ruling.no_tricks", "this game has no tricks to transfer", field="rectification")
+    tricks: TrickPlay = getattr(state, name)
+    source, target, count = rect.get("from_seat"), rect.get("to_seat"), rect.get("count")
+    for key, value in (("from_seat", source), ("to_seat", target), ("count", count)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise MalformedMove("ruling.malformed", f"{key} must be a whole number", field=key)
+    assert isinstance(source, int) and isinstance(target, int) and isinstance(count, int)
+    won = [i for i, t in enumerate(tricks.done) if t.winner == source]
+    if not 0 < count <= len(won):
+        raise ImpossibleMove(
+            "ruling.transfer", f"seat {source} won {len(won)} tricks, cannot give {count}", field="count"
+        )
+    moved = set(won[-count:])
+    done = tuple(replace(t, winner=target) if i in moved else t for i, t in enumerate(tricks.done))
+    changes: dict[str, Any] = {name: replace(tricks, done=done)}
+    return replace(state, **changes)
+
+
+def check_ruling(view: HandView, refs: Sequence[int], rectification: Mapping[str, Any]) -> None:
+    """Refuse a ruling that cannot apply to this hand, naming the field."""
+    kind = rectification.get("kind") if isinstance(rectification, Mapping) else None
+    if kind not in RECTIFICATIONS:
+        raise MalformedMove(
+            "ruling.malformed",
+            f"rectification kind must be one of {', '.join(RECTIFICATIONS)}",
+            field="rectification",
+        )
+    if not refs:
+        raise MalformedMove("ruling.malformed", "a ruling references at least one move", field="refs")
+    standing = {m.position for m in view.moves}
+    for ref in refs:
+        if ref not in standing:
+            raise ImpossibleMove(
+                "ruling.ref", f"position {ref} is not a move that stands in this hand", field="refs"
+            )
+    if kind == "replace_move":
+        if len(refs) != 1:
+            raise MalformedMove("ruling.malformed", "replace_move references exactly one move", field="refs")
+        move_from_dict(rectification.get("move"))  # type: ignore[arg-type]  # it checks the type itself
+    if kind in ("penalty", "assign_score", "transfer_tricks") and not view.over:
+        raise ImpossibleMove("ruling.not_over", f"{kind} applies to a finished hand", field="rectification")

@@ -1,0 +1,255 @@
+"""Hand and match records: the versioned JSON files a club keeps, checks and exchanges.
+
+The format is documented in ``docs/record-format.md`` with a JSON Schema beside it. A record names the
+game, its options, the seats, the direction of play, the dealer, the deal where known and the moves in
+the order they happened, rulings included. Checking a record folds it through the rule engine exactly as
+a stored hand is folded (:mod:`scoring.handlog`), so a file and the service always agree.
+
+Positions: in a record the deal is position 0 and ``moves[i]`` is position ``i + 1``. Irregularities and
+rulings name moves by their index in ``moves`` (``"move": 3`` is ``moves[3]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scoring.handlog import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, fold
+from scoring.rules import HandResult, MalformedMove, RulesError, get_game
+from scoring.rules.core import jsonable, score_str
+from scoring.rules.moves import Deal, move_from_dict, move_to_dict
+
+HAND_FORMAT = "segnapunti.hand"
+MATCH_FORMAT = "segnapunti.match"
+FORMAT_VERSION = 1
+DIRECTIONS = ("clockwise", "anticlockwise")
+
+
+class RecordError(RulesError):
+    """A record that is malformed (``record.malformed``) or describes an impossible hand."""
+
+
+def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
+    if key not in data:
+        raise RecordError("record.malformed", f"{where}{key} is missing", field=f"{where}{key}")
+    value = data[key]
+    if isinstance(value, bool) and kind is int or not isinstance(value, kind):
+        raise RecordError("record.malformed", f"{where}{key} has the wrong type", field=f"{where}{key}")
+    return value
+
+
+def _header(data: Any, expected: str) -> None:
+    if not isinstance(data, Mapping):
+        raise RecordError("record.malformed", "a record is a JSON object", field="record")
+    fmt = _need(data, "format", str)
+    if fmt != expected:
+        raise RecordError("record.malformed", f"format must be {expected!r}, not {fmt!r}", field="format")
+    version = _need(data, "format_version", int)
+    if version != FORMAT_VERSION:
+        raise RecordError(
+            "record.version",
+            f"format_version {version} is not supported (this is {FORMAT_VERSION})",
+            field="format_version",
+        )
+
+
+def _common(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], tuple[str, ...], str]:
+    game = _need(data, "game", str)
+    get_game(game)
+    options = data.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise RecordError("record.malformed", "options must be an object", field="options")
+    seats = _need(data, "seats", list)
+    if not all(isinstance(s, str) and s for s in seats):
+        raise RecordError("record.malformed", "seats must be a list of names", field="seats")
+    direction = data.get("direction", "anticlockwise")
+    if direction not in DIRECTIONS:
+        raise RecordError("record.malformed", f"direction must be one of {DIRECTIONS}", field="direction")
+    return game, dict(options), tuple(seats), direction
+
+
+def _entries(hand: Mapping[str, Any], where: str) -> tuple[int, list[Entry]]:
+    dealer = _need(hand, "dealer", int, where)
+    deal = hand.get("deal")
+    if deal is None:
+        entries: list[Entry] = [MoveEntry(0, Deal(hands=None))]
+    else:
+        if not isinstance(deal, Mapping):
+            raise RecordError("record.malformed", "deal must be an object or null", field=f"{where}deal")
+        entries = [MoveEntry(0, _move({"type": "deal", **deal}, f"{where}deal"))]
+    moves = _need(hand, "moves", list, where)
+    for i, item in enumerate(moves):
+        at = f"{where}moves[{i}]"
+        if not isinstance(item, Mapping):
+            raise RecordError("record.malformed", "a move is an object", field=at)
+        if item.get("type") == "ruling":
+            refs = _need(item, "refs", list, f"{at}.")
+            if not all(isinstance(r, int) and 0 <= r < i for r in refs):
+                raise RecordError("record.malformed", "refs name earlier moves by index", field=f"{at}.refs")
+            rect = _need(item, "rectification", dict, f"{at}.")
+            if rect.get("kind") == "replace_move":
+                _move(rect.get("move"), f"{at}.rectification.move")
+            entries.append(
+                RulingEntry(
+                    i + 1,
+                    tuple(r + 1 for r in refs),
+                    _need(item, "rule", str, f"{at}."),
+                    str(item.get("reason", "")),
+                    rect,
+                    str(item.get("by", "")),
+                )
+            )
+        else:
+            entries.append(MoveEntry(i + 1, _move(item, at)))
+    return dealer, entries
+
+
+def _move(item: Any, at: str) -> Any:
+    try:
+        return move_from_dict(item)
+    except MalformedMove as exc:
+        raise RecordError("record.malformed", f"{at}: {exc.message}", field=f"{at}.{exc.field}") from exc
+
+
+def load_hand(data: Any, context: Mapping[str, Any] | None = None) -> tuple[Setup, list[Entry], str]:
+    """Parse a hand record into what the fold takes; RecordError naming the field when malformed."""
+    _header(data, HAND_FORMAT)
+    game, options, seats, direction = _common(data)
+    dealer, entries = _entries(data, "")
+    return Setup(game, options, seats, dealer, dict(context or {})), entries, direction
+
+
+def _check(setup: Setup, entries: Sequence[Entry]) -> HandView:
+    try:
+        return fold(setup, entries)
+    except RulesError as exc:
+        raise RecordError(exc.code, exc.message, field=exc.field) from exc
+
+
+def hand_report(view: HandView) -> dict[str, Any]:
+    """What ``manage.py replay`` prints for one hand."""
+    result = view.result
+    return {
+        "game": view.setup.game,
+        "finished": view.over,
+        "legal": view.legal,
+        "irregularities": [
+            {
+                "move": v.position - 1,
+                "seat": v.verdict.seat,
+                "trick": v.verdict.trick,
+                "rule": v.verdict.rule,
+                "message": v.verdict.message,
+                "proved_at": None if v.proved_at_position is None else v.proved_at_position - 1,
+                "stands": v.stands,
+                "ruled": bool(v.ruled_by),
+            }
+            for v in view.verdicts
+        ],
+        "result": result.outcome if result else None,
+        "scores": [score_str(s) for s in result.scores] if result else None,
+        "unit": result.unit if result else view.game.score_unit,
+        "team_scores": [score_str(s) for s in result.team_scores] if result else None,
+        "details": jsonable(result.details) if result else None,
+    }
+
+
+def check_hand(data: Any) -> dict[str, Any]:
+    setup, entries, _ = load_hand(data)
+    return hand_report(_check(setup, entries))
+
+
+def check_match(data: Any) -> dict[str, Any]:
+    """Fold every hand of a match record in order, each with the match context the game asks for."""
+    _header(data, MATCH_FORMAT)
+    game_name, options, seats, _ = _common(data)
+    game = get_game(game_name)
+    hands = _need(data, "hands", list)
+    results: list[HandResult] = []
+    reports = []
+    for i, hand in enumerate(hands):
+        if not isinstance(hand, Mapping):
+            raise RecordError("record.malformed", "a hand is an object", field=f"hands[{i}]")
+        context = game.match_context(game.ruleset.validate(options), len(seats), results)
+        dealer, entries = _entries(hand, f"hands[{i}].")
+        view = _check(Setup(game_name, options, seats, dealer, context), entries)
+        reports.append(hand_report(view))
+        if view.result is not None:
+            results.append(view.result)
+    match = game.match_result(game.ruleset.validate(options), len(seats), results)
+    return {
+        "game": game_name,
+        "legal": all(r["legal"] for r in reports),
+        "irregularities": [dict(irr, hand=i) for i, r in enumerate(reports) for irr in r["irregularities"]],
+        "result": "finished" if match.finished else "in progress",
+        "scores": [score_str(s) for s in match.totals],
+        "winners": list(match.winners),
+        "hands": reports,
+        "match": match.as_dict(),
+    }
+
+
+def check(data: Any) -> dict[str, Any]:
+    """Check a hand or a match record, whichever it is."""
+    if isinstance(data, Mapping) and data.get("format") == MATCH_FORMAT:
+        return check_match(data)
+    return check_hand(data)
+
+
+def hand_body(dealer: int, entries: Sequence[Entry]) -> dict[str, Any]:
+    """The per-hand part of a record from a hand's log: undone moves left out, rulings renumbered."""
+    undone = {e.of_position for e in entries if isinstance(e, UndoEntry)}
+    kept = [e for e in entries if not isinstance(e, UndoEntry) and e.position not in undone]
+    index: dict[int, int] = {}
+    deal: dict[str, Any] | None = None
+    moves: list[dict[str, Any]] = []
+    for e in kept:
+        if isinstance(e, MoveEntry) and isinstance(e.move, Deal):
+            if e.move.hands is not None:
+                deal = {"hands": [list(h) for h in e.move.hands], "stock": list(e.move.stock)}
+            continue
+        index[e.position] = len(moves)
+        if isinstance(e, MoveEntry):
+            moves.append(move_to_dict(e.move))
+        else:
+            ruling: dict[str, Any] = {
+                "type": "ruling",
+                "refs": [index[r] for r in e.refs],
+                "rule": e.rule,
+                "reason": e.reason,
+                "rectification": dict(e.rectification),
+            }
+            if e.actor:
+                ruling["by"] = e.actor
+            moves.append(ruling)
+    return {"dealer": dealer, "deal": deal, "moves": moves}
+
+
+def export_hand(setup: Setup, entries: Sequence[Entry], direction: str) -> dict[str, Any]:
+    return {
+        "format": HAND_FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": setup.game,
+        "options": dict(setup.options),
+        "seats": list(setup.seats),
+        "direction": direction,
+        **hand_body(setup.dealer, entries),
+    }
+
+
+def export_match(
+    game: str,
+    options: Mapping[str, Any],
+    seats: Sequence[str],
+    direction: str,
+    hands: Sequence[tuple[int, Sequence[Entry]]],
+) -> dict[str, Any]:
+    return {
+        "format": MATCH_FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": game,
+        "options": dict(options),
+        "seats": list(seats),
+        "direction": direction,
+        "hands": [hand_body(d, e) for d, e in hands],
+    }
