@@ -56,6 +56,7 @@ def test_payloads_are_plain_json_values() -> None:
         "options": {"variant": "piemontese"},
         "seats": ["a", "b", "c"],
         "dealer": 2,
+        "context": {},
     }
 
 
@@ -85,7 +86,7 @@ def test_a_type_name_cannot_be_registered_twice() -> None:
 
 def test_move_recorded_v1_is_upcast_to_a_wrapped_move() -> None:
     assert upcast("MoveRecorded", 1, {"seat": 2, "card": "7C"}) == {
-        "move": {"kind": "PlayCard", "seat": 2, "card": "7C"},
+        "move": {"type": "play", "seat": 2, "card": "7C"},
         "verdicts": [],
     }
 
@@ -103,5 +104,10 @@ def test_a_stored_v1_row_reads_back_as_the_current_move_recorded() -> None:
 
     (read,) = store.read_stream("hand-1")
 
-    assert read.event == MoveRecorded(move={"kind": "PlayCard", "seat": 2, "card": "7C"}, verdicts=())
+    assert read.event == MoveRecorded(move={"type": "play", "seat": 2, "card": "7C"}, verdicts=())
     assert StoredEvent.objects.get().payload == {"seat": 2, "card": "7C"}
+
+
+def test_hand_started_v1_is_upcast_with_an_empty_match_context() -> None:
+    v1 = {"game": "tressette", "options": {}, "seats": ["A", "B", "C", "D"], "dealer": 0}
+    assert upcast("HandStarted", 1, v1) == {**v1, "context": {}}
