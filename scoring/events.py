@@ -127,11 +127,21 @@ class HandStarted(Event):
     """A hand began: which game, with which options, who sits where, who deals (a seat index)."""
 
     type = "HandStarted"
+    version = 2
 
     game: str
     options: dict[str, Any]
     seats: tuple[str, ...]
     dealer: int
+    # What the hand needs to know of the match so far (Barbù: the contracts each dealer has played),
+    # fixed when the hand starts so that a hand folds without reading the hands before it.
+    context: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@upcaster("HandStarted", 1)
+def _hand_started_v1_v2(payload: Payload) -> Payload:
+    # v1 had no match context: hands recorded then started with none.
+    return {**payload, "context": {}}
 
 
 @register
@@ -152,7 +162,7 @@ def _move_recorded_v1_v2(payload: Payload) -> Payload:
     # v1, the first prototype, only knew card play: {"seat": 2, "card": "7C"} at the top level.
     # v2 wraps any engine move in `move` and adds the engine's verdicts (none were checked in v1).
     return {
-        "move": {"kind": "PlayCard", "seat": payload["seat"], "card": payload["card"]},
+        "move": {"type": "play", "seat": payload["seat"], "card": payload["card"]},
         "verdicts": [],
     }
 

@@ -1,5 +1,6 @@
 from typing import Any, NoReturn
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
@@ -58,3 +59,79 @@ class StoredEvent(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AppendOnlyError("stored events cannot be deleted")
+
+
+class Match(models.Model):
+    """One sitting at one table: a game with its options, the players in seat order, the direction of
+    play. Each hand of the match is one event stream; the rows below are read models of those streams."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "in play"
+        FINISHED = "finished", "finished"
+
+    class Direction(models.TextChoices):
+        CLOCKWISE = "clockwise", "clockwise"
+        ANTICLOCKWISE = "anticlockwise", "anticlockwise"
+
+    club = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="matches")
+    title = models.CharField(max_length=120, blank=True)
+    game = models.CharField(max_length=30)
+    options = models.JSONField(default=dict)
+    direction = models.CharField(max_length=15, choices=Direction.choices, default=Direction.ANTICLOCKWISE)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    published = models.BooleanField(default=False)
+    scorers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scored_matches")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    sheet = models.JSONField(default=dict, blank=True)  # the game's running sheet, kept by the projection
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title or f"{self.game} #{self.pk}"
+
+
+class MatchSeat(models.Model):
+    """A seat at the match's table, in the order of play."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=120)
+    player = models.ForeignKey(
+        "tournaments.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="matchseat_unique_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.seat}: {self.name}"
+
+
+class Hand(models.Model):
+    """Read model of one hand's event stream, written in the same transaction as each append."""
+
+    class Status(models.TextChoices):
+        IN_PLAY = "in_play", "in play"
+        OVER = "over", "over"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    stream_id = models.CharField(max_length=100, unique=True)
+    dealer = models.PositiveSmallIntegerField()
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.IN_PLAY)
+    flagged = models.BooleanField(default=False)
+    result = models.JSONField(null=True, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="hand_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.match} hand {self.number}"

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 
 
@@ -19,6 +20,9 @@ class Player(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
     name = models.CharField(max_length=120)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
 
     class Meta:
         ordering = ["name"]
@@ -26,3 +30,26 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Membership(models.Model):
+    """A user's role in a club: director (rulings, tournaments), scorer (records moves at the tables he
+    is assigned to) or member (reads)."""
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", "director"
+        SCORER = "scorer", "scorer"
+        MEMBER = "member", "member"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+
+    class Meta:
+        ordering = ["club", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique_user_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}) at {self.club}"
