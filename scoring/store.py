@@ -116,6 +116,11 @@ def read_all_after(position: int, limit: int = 1000) -> list[RecordedEvent]:
     return [_recorded(row) for row in rows]
 
 
+def result_for_key(stream_id: str, idempotency_key: str) -> AppendResult | None:
+    """The result of the append that used this idempotency key on this stream, if one did."""
+    return _result_for_key(stream_id, idempotency_key)
+
+
 def _lock_appends() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
