@@ -15,6 +15,7 @@ from .moves import Move, move_from_dict, move_to_dict
 
 # name -> "module:class"; each game module adds its own line.
 _REGISTRY: dict[str, str] = {
+    "tressette": "tressette:Tressette",
     # "name": "module:ClassName",
 }
 

@@ -1,0 +1,649 @@
+"""Tressette: 40 Italian cards, 4 players in two pairs or 3 each alone, points counted in thirds.
+
+The rules are those of ``docs/rules/tressette.md`` (spec: the shared rules file, seed 004). Card points are
+kept exact in *thirds* ("units") and rounded only when a side's score is made: by default the seed's way
+(partners' thirds added, last trick one third, rounded to the nearest point), or the traditional way
+(fractions dropped, last trick one whole point). Buongioco declarations are ``Declare`` moves with the exact
+cards; a match goes to a target (31) or to a number of deals won.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, ClassVar
+
+from . import tricks
+from .cards import LATIN_40, rank_of, suit_of
+from .core import Game, HandResult, HandState, MatchResult, Step, Verdict
+from .errors import ImpossibleMove
+from .moves import Call, Claim, Deal, Declare, Move, PlayCard
+from .options import Option, Ruleset
+
+# Trick order, low to high: 4 5 6 7 J Q K A 2 3 (the seed's 3, 2, 1, 10, 9, 8, 7, 6, 5, 4 read upwards).
+ORDER = ("4", "5", "6", "7", "J", "Q", "K", "A", "2", "3")
+STRENGTH = tricks.ranked(ORDER)
+
+# Card values in thirds of a point: Ace 3, the 3, 2 and face cards 1, the rest nothing (32 in the pack).
+UNITS = {"A": 3, "3": 1, "2": 1, "K": 1, "Q": 1, "J": 1}
+LAST_TRICK_UNITS = 1  # seed mode; the traditional mode gives one whole point instead
+
+# Buongioco: name -> (rank, number of cards, points); the napoletana is A-2-3 of one suit, 3 points.
+OF_A_KIND = {
+    "three_aces": ("A", 3, 3), "four_aces": ("A", 4, 4),
+    "three_twos": ("2", 3, 3), "four_twos": ("2", 4, 4),
+    "three_threes": ("3", 3, 3), "four_threes": ("3", 4, 4),
+}
+NAPOLETANA = "napoletana"
+NAPOLETANA_POINTS = 3
+COMBINATIONS = (*OF_A_KIND, NAPOLETANA)
+_KIND_NAMES = {"A": ("three_aces", "four_aces"), "2": ("three_twos", "four_twos"),
+               "3": ("three_threes", "four_threes")}
+
+WINDOW_LIMIT = {"seed": 2, "first_three_tricks": 3}  # declare before one's own card to this trick
+
+
+def card_units(cards: Sequence[str]) -> int:
+    """The value of some cards in thirds of a point."""
+    return sum(UNITS.get(rank_of(c), 0) for c in cards)
+
+
+def sides_of(seats: int) -> tuple[tuple[int, ...], ...]:
+    """The scoring sides: partners opposite with four players (0+2 against 1+3), each alone with three."""
+    return ((0, 2), (1, 3)) if seats == 4 else tuple((s,) for s in range(seats))
+
+
+def side_of(seats: int, seat: int) -> int:
+    return seat % 2 if seats == 4 else seat
+
+
+def side_label(side: Sequence[int]) -> str:
+    return ("seats " if len(side) > 1 else "seat ") + "+".join(str(s) for s in side)
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A buongioco declared: ``unseen`` holds (deal not recorded) the cards the declarer has not yet been seen
+    to play; ``false`` is set when another seat plays one of them."""
+
+    seat: int
+    combination: str
+    cards: tuple[str, ...]
+    points: int
+    key: str  # one per rank set or per napoletana suit in a deal
+    move_index: int
+    trick: int
+    unseen: frozenset[str] = frozenset()
+    false: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "combination": self.combination, "cards": list(self.cards),
+                "points": self.points if not self.false else 0, "valid": not self.false,
+                "move_index": self.move_index, "trick": self.trick}
+
+
+@dataclass(frozen=True)
+class CallOut:
+    """A "chiamarsi fuori" call: the side's sure points at that moment, and (with the match known) whether
+    its match total reaches the target."""
+
+    seat: int
+    side: int
+    sure_points: int
+    total_before: int | None
+    target: int
+    move_index: int
+
+    @property
+    def correct(self) -> bool | None:
+        return None if self.total_before is None else self.total_before + self.sure_points >= self.target
+
+
+@dataclass(frozen=True, kw_only=True)
+class TressetteState(HandState):
+    play: tricks.TrickPlay | None = None
+    declarations: tuple[Declaration, ...] = ()
+    claimed_cards: tuple[str, ...] = ()  # the cards still in hand when a claim of the rest was accepted
+    call_out: CallOut | None = None
+
+    @property
+    def trickplay(self) -> tricks.TrickPlay:
+        if self.play is None:
+            raise AssertionError("no play yet")
+        return self.play
+
+    @property
+    def hand_size(self) -> int:
+        return 10 if self.seats == 4 else 13
+
+
+class Tressette(Game[TressetteState]):
+    """Tressette for four in pairs or three each alone (seed 004)."""
+
+    name: ClassVar[str] = "tressette"
+    title: ClassVar[str] = "Tressette"
+    deck = LATIN_40
+    seat_counts: ClassVar[tuple[int, ...]] = (4, 3)
+    score_unit: ClassVar[str] = "points"
+    ruleset: ClassVar[Ruleset] = Ruleset((
+        Option("removed_four", "4C", "With three players, the 4 taken out of the pack.",
+               choices=("4C", "4S", "4H", "4D")),
+        Option("rounding", "seed",
+               "seed: last trick 1/3, a side's thirds rounded to the nearest point (11 per deal); "
+               "traditional: fractions dropped, last trick 1 whole point.", choices=("seed", "traditional")),
+        Option("team_rounding", "sum_then_round",
+               "sum_then_round: partners' thirds added, then rounded; per_player: each partner rounded, "
+               "then added (breaks the 11 points per deal).", choices=("sum_then_round", "per_player")),
+        Option("declaration_window", "seed",
+               "seed: until one's own card to trick 2; end_of_first_trick: after trick 1, before trick 2 is "
+               "led, trick-1 cards still counting; first_three_tricks: until one's own card to trick 3.",
+               choices=("seed", "end_of_first_trick", "first_three_tricks")),
+        Option("match_format", "points", "points: first side to the target; deals_won: first to win N deals.",
+               choices=("points", "deals_won")),
+        Option("target", 31, "Points that win the match (match_format points).", kind=int, minimum=1),
+        Option("deals_to_win", 3, "Deals that win the match (match_format deals_won).", kind=int, minimum=1),
+        Option("chiamarsi_fuori", False,
+               "A side may call itself out during a deal (Call 'fuori'): right, it wins the match at once; "
+               "wrong, it loses it. Points format only.", kind=bool),
+    ))
+
+    # ---- setting up ------------------------------------------------------------------------------
+    def _initial(self, options: dict[str, Any], seats: int, dealer: int,
+                 context: dict[str, Any]) -> TressetteState:
+        return TressetteState(options=options, seats=seats, dealer=dealer, context=context)
+
+    def deck_cards(self, options: Mapping[str, Any], seats: int) -> tuple[str, ...]:
+        if seats == 3:
+            removed = options.get("removed_four", "4C")
+            return tuple(c for c in self.deck.cards if c != removed)
+        return self.deck.cards
+
+    def deal_shape(self, state: TressetteState) -> tuple[tuple[int, ...], int]:
+        return (state.hand_size,) * state.seats, 0
+
+    def _after_deal(self, state: TressetteState, deal: Deal) -> TressetteState:
+        # The player after the dealer (on his right) receives the first card and leads the first trick.
+        leader = state.next_seat(state.dealer)
+        return replace(state, phase="play", play=tricks.TrickPlay.start(state.seats, leader))
+
+    def next_dealer(self, options: Mapping[str, Any], seats: int, dealer: int,
+                    result: HandResult | None) -> int:
+        return (dealer + 1) % seats
+
+    # ---- who acts --------------------------------------------------------------------------------
+    def actors(self, state: TressetteState, move: Move) -> frozenset[int | None]:
+        if state.phase != "play":
+            return frozenset()
+        if isinstance(move, PlayCard):
+            return frozenset({state.trickplay.to_play()})
+        if isinstance(move, Declare):
+            return frozenset(s for s in range(state.seats) if self.in_window(state, s))
+        if isinstance(move, Call) and self._fuori_allowed(state.options):
+            return frozenset(range(state.seats))
+        return frozenset()
+
+    def to_act(self, state: TressetteState) -> frozenset[int]:
+        if state.over or state.phase != "play":
+            return frozenset()
+        if state.claim is not None:
+            return frozenset(s for s in range(state.seats)
+                             if s != state.claim.seat and s not in state.claim_accepted)
+        return frozenset({state.trickplay.to_play()})
+
+    def in_window(self, state: TressetteState, seat: int) -> bool:
+        """Whether ``seat`` may still declare a buongioco (option ``declaration_window``)."""
+        if state.phase != "play" or state.over:
+            return False
+        play = state.trickplay
+        window = state.options["declaration_window"]
+        if window == "end_of_first_trick":
+            return len(play.done) == 1 and play.leading
+        played = len(play.done) + (1 if any(s == seat for s, _ in play.current.plays) else 0)
+        return played < WINDOW_LIMIT[window]
+
+    # ---- legal moves -----------------------------------------------------------------------------
+    def _legal(self, state: TressetteState) -> list[Move]:
+        if state.phase != "play":
+            return []
+        play = state.trickplay
+        seat = play.to_play()
+        holdings = state.hands
+        if holdings.hands is None:
+            # Deal not recorded: any card still out could be in this hand; no declaration can be offered.
+            if holdings.counts[seat] <= 0:
+                return []
+            return [PlayCard(seat=seat, card=c) for c in self.deck.sort(holdings.deck - holdings.gone)]
+        hand = holdings.hand(seat)
+        led = play.current.led
+        follow = [c for c in hand if led is not None and suit_of(c) == suit_of(led)]
+        moves: list[Move] = [PlayCard(seat=seat, card=c) for c in self.deck.sort(follow or hand)]
+        return moves + self._declarable(state)
+
+    def _declarable(self, state: TressetteState) -> list[Move]:
+        """Every declaration a seat inside its window could make now with the cards it holds."""
+        used = {d.key for d in state.declarations if not d.false}
+        out: list[Move] = []
+        for seat in range(state.seats):
+            if not self.in_window(state, seat):
+                continue
+            held = state.hands.hand(seat) | self._trick_one_card(state, seat)
+            for rank, (three, four) in _KIND_NAMES.items():
+                if f"rank:{rank}" in used:
+                    continue
+                same = self.deck.sort(c for c in held if rank_of(c) == rank)
+                out += [Declare(seat=seat, combination=three, cards=trio) for trio in combinations(same, 3)]
+                if len(same) == 4:
+                    out.append(Declare(seat=seat, combination=four, cards=same))
+            for suit in "DHSC":
+                cards = (f"A{suit}", f"2{suit}", f"3{suit}")
+                if f"napoletana:{suit}" not in used and all(c in held for c in cards):
+                    out.append(Declare(seat=seat, combination=NAPOLETANA, cards=cards))
+        return out
+
+    def _trick_one_card(self, state: TressetteState, seat: int) -> frozenset[str]:
+        """Under the end_of_first_trick window, the card a seat played to trick 1 still counts."""
+        play = state.trickplay
+        if state.options["declaration_window"] != "end_of_first_trick" or not play.done:
+            return frozenset()
+        return frozenset(c for s, c in play.done[0].plays if s == seat)
+
+    # ---- checks made before the core's turn check ------------------------------------------------
+    def apply(self, state: TressetteState, move: Move) -> Step[TressetteState]:
+        """As the core, with Tressette's own codes for a declaration out of its window, a call that is not
+        used at this table and a claim whose terms do not fit."""
+        if (not state.over and state.phase == "play" and state.claim is None and isinstance(move.seat, int)
+                and not isinstance(move.seat, bool) and 0 <= move.seat < state.seats):
+            if isinstance(move, Declare) and not self.in_window(state, move.seat):
+                raise ImpossibleMove(
+                    "tressette.window",
+                    f"seat {move.seat} can no longer declare: the buongioco window is "
+                    f"{_window_words(state.options['declaration_window'])}", field="type")
+            if isinstance(move, Call):
+                self._check_call(state, move)
+            if isinstance(move, Claim) and self.can_claim(state, move.seat):
+                self._check_claim(state, move)
+        return super().apply(state, move)
+
+    # ---- applying moves --------------------------------------------------------------------------
+    def _apply(self, state: TressetteState, move: Move) -> tuple[TressetteState, list[Verdict]]:
+        if isinstance(move, PlayCard):
+            return self._play(state, move)
+        if isinstance(move, Declare):
+            return self._declare(state, move), []
+        if isinstance(move, Call):
+            return self._call_out(state, move), []
+        raise AssertionError(f"unexpected move {move!r}")  # actors() lets nothing else through
+
+    def _play(self, state: TressetteState, move: PlayCard) -> tuple[TressetteState, list[Verdict]]:
+        assert move.seat is not None
+        seat, card = move.seat, move.card
+        self.deck.check(card)
+        holdings = state.hands.remove(seat, [card])
+        play = state.trickplay
+        pending, verdicts = tricks.follow_suit(state, seat, card, led=play.current.led, trick=play.number)
+        declarations, proofs = self._watch_declarations(state, seat, card)
+        new_play = play.play(seat, card, STRENGTH)
+        over = len(new_play.done) == state.hand_size
+        new = replace(state, holdings=holdings, pending=pending, play=new_play, declarations=declarations,
+                      over=over, phase="done" if over else "play")
+        return new, verdicts + proofs
+
+    def _watch_declarations(self, state: TressetteState, seat: int,
+                            card: str) -> tuple[tuple[Declaration, ...], list[Verdict]]:
+        """Deal not recorded: a declared card played by its declarer confirms it; played by anyone else, it
+        proves the declaration false (a verdict pointing back at the declaration)."""
+        out: list[Declaration] = []
+        verdicts: list[Verdict] = []
+        for d in state.declarations:
+            if card in d.unseen and not d.false:
+                if seat == d.seat:
+                    d = replace(d, unseen=d.unseen - {card})
+                else:
+                    d = replace(d, false=True)
+                    verdicts.append(Verdict(
+                        "tressette.false_declaration", d.seat, d.trick,
+                        f"seat {d.seat} declared {d.combination} with {card}, but seat {seat} played {card}: "
+                        f"the declaration does not score", d.move_index, proved_at=state.move_index))
+            out.append(d)
+        return tuple(out), verdicts
+
+    def _declare(self, state: TressetteState, move: Declare) -> TressetteState:
+        assert move.seat is not None
+        seat = move.seat
+        cards, points, key = self.parse_combination(move.combination, move.cards)
+        taken = {d.key: d for d in state.declarations if not d.false}
+        if key in taken:
+            raise ImpossibleMove(
+                "tressette.already_declared",
+                f"{_key_words(key)} has already been declared by seat {taken[key].seat} in this deal",
+                field="combination")
+        play = state.trickplay
+        holdings = state.hands
+        extra = self._trick_one_card(state, seat)
+        for card in cards:
+            if card not in holdings.deck:
+                raise ImpossibleMove("card.unknown", f"{card} is not in the deck of this hand", field="cards")
+            if card in holdings.gone and card not in extra:
+                raise ImpossibleMove("tressette.not_in_hand",
+                                     f"{card} has already been played: it is no longer in seat {seat}'s hand",
+                                     field="cards")
+            if holdings.hands is not None and card not in holdings.hand(seat) and card not in extra:
+                owner = next((s for s, h in enumerate(holdings.hands) if card in h), None)
+                raise ImpossibleMove(
+                    "tressette.not_in_hand",
+                    f"the recorded deal gives {card} to seat {owner}, not seat {seat}", field="cards")
+            for d in taken.values():
+                if d.seat != seat and card in d.cards:
+                    raise ImpossibleMove(
+                        "tressette.not_in_hand",
+                        f"{card} was declared by seat {d.seat} in {d.combination}", field="cards")
+        unseen = frozenset() if holdings.known else frozenset(cards) - extra
+        declaration = Declaration(seat=seat, combination=move.combination, cards=cards, points=points,
+                                  key=key, move_index=state.move_index, trick=play.number, unseen=unseen)
+        return replace(state, declarations=state.declarations + (declaration,))
+
+    def parse_combination(self, combination: str, cards: Sequence[str]) -> tuple[tuple[str, ...], int, str]:
+        """Check that ``cards`` form ``combination``; return the cards in deck order, points and key."""
+        if combination not in COMBINATIONS:
+            raise ImpossibleMove("tressette.combination",
+                                 f"unknown combination {combination!r} (one of {', '.join(COMBINATIONS)})",
+                                 field="combination")
+        checked = tuple(self.deck.check(c, field="cards") for c in cards)
+        if len(set(checked)) != len(checked):
+            raise ImpossibleMove("tressette.combination", "the same card is named twice", field="cards")
+        ordered = self.deck.sort(checked)
+        if combination == NAPOLETANA:
+            suits = {suit_of(c) for c in ordered}
+            if len(ordered) != 3 or len(suits) != 1 or {rank_of(c) for c in ordered} != {"A", "2", "3"}:
+                raise ImpossibleMove("tressette.combination",
+                                     "a napoletana is the Ace, 2 and 3 of one suit", field="cards")
+            return ordered, NAPOLETANA_POINTS, f"napoletana:{suits.pop()}"
+        rank, size, points = OF_A_KIND[combination]
+        if len(ordered) != size or any(rank_of(c) != rank for c in ordered):
+            raise ImpossibleMove("tressette.combination",
+                                 f"{combination} needs {size} cards of rank {rank}", field="cards")
+        return ordered, points, f"rank:{rank}"
+
+    # ---- chiamarsi fuori -------------------------------------------------------------------------
+    @staticmethod
+    def _fuori_allowed(options: Mapping[str, Any]) -> bool:
+        return bool(options["chiamarsi_fuori"]) and options["match_format"] == "points"
+
+    def _check_call(self, state: TressetteState, move: Call) -> None:
+        if move.call != "fuori":
+            raise ImpossibleMove("tressette.call", f"unknown call {move.call!r}: the only call is 'fuori'",
+                                 field="call")
+        if not self._fuori_allowed(state.options):
+            raise ImpossibleMove("tressette.call",
+                                 "calling oneself out is not used at this table (option chiamarsi_fuori, "
+                                 "points format)", field="call")
+
+    def _call_out(self, state: TressetteState, move: Call) -> TressetteState:
+        assert move.seat is not None
+        side = side_of(state.seats, move.seat)
+        sure = self.sure_points(state)[side]
+        totals = state.context.get("totals")
+        before = int(totals[side]) if isinstance(totals, Sequence) and len(totals) > side else None
+        call = CallOut(seat=move.seat, side=side, sure_points=sure, total_before=before,
+                       target=int(state.options["target"]), move_index=state.move_index)
+        return replace(state, call_out=call, over=True, phase="done")
+
+    def sure_points(self, state: TressetteState) -> tuple[int, ...]:
+        """Per side, what it is already sure of in this deal: card points on the tricks taken so far (no
+        last trick) plus its declarations not proved false."""
+        units = self._units_by_seat(state)
+        card = self._card_points(state, units, last=None)
+        decl = self._declaration_points(state)
+        return tuple(c + d for c, d in zip(card, decl, strict=True))
+
+    # ---- claims ----------------------------------------------------------------------------------
+    def can_claim(self, state: TressetteState, seat: int) -> bool:
+        """The player on lead, between tricks, while tricks remain."""
+        if state.phase != "play" or state.over or state.play is None:
+            return False
+        play = state.play
+        return play.leading and seat == play.to_play() and len(play.done) < state.hand_size
+
+    def _check_claim(self, state: TressetteState, claim: Claim) -> None:
+        remaining = state.hand_size - len(state.trickplay.done)
+        if claim.tricks is not None and claim.split is not None:
+            raise ImpossibleMove("tressette.claim", "a claim states either the tricks or the split, not both",
+                                 field="split")
+        if claim.tricks is not None and claim.tricks != remaining:
+            raise ImpossibleMove(
+                "tressette.claim",
+                f"a Tressette claim takes all {remaining} remaining tricks, or states the card points split",
+                field="tricks")
+        if claim.split is None:
+            return
+        split = claim.split
+        n = len(sides_of(state.seats))
+        if len(split) != n or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in split):
+            raise ImpossibleMove("tressette.claim", f"the split gives the final card points of the {n} sides",
+                                 field="split")
+        low, high = self._points_range(state)
+        if not low <= sum(split) <= high:
+            wanted = str(low) if low == high else f"{low} to {high}"
+            raise ImpossibleMove("tressette.claim", f"the card points of a deal add up to {wanted}, "
+                                 f"not {sum(split)}", field="split")
+        sure = self._card_points(state, self._units_by_seat(state), last=None)
+        for side, (value, floor) in enumerate(zip(split, sure, strict=True)):
+            if value < floor:
+                raise ImpossibleMove(
+                    "tressette.claim",
+                    f"{side_label(sides_of(state.seats)[side])} already hold {floor} points, not {value}",
+                    field="split")
+
+    def _points_range(self, state: TressetteState) -> tuple[int, int]:
+        """What the card points of all sides can add up to in a deal (see the invariants in the docs)."""
+        seed = state.options["rounding"] == "seed"
+        if state.seats == 4 and state.options["team_rounding"] == "sum_then_round":
+            return 11, 11
+        if state.seats == 4:
+            return (10, 12) if seed else (9, 11)
+        return (10, 12) if seed else (10, 11)
+
+    def _settle_claim(self, state: TressetteState, claim: Claim) -> TressetteState:
+        if claim.split is not None:
+            return replace(state, phase="done")
+        holdings = state.hands
+        rest = self.deck.sort(holdings.deck - holdings.gone)
+        return replace(state, phase="done", claimed_cards=rest)
+
+    # ---- scoring ---------------------------------------------------------------------------------
+    def _units_by_seat(self, state: TressetteState) -> list[int]:
+        play = state.trickplay
+        units = [card_units(play.captured(s)) for s in range(state.seats)]
+        claim = state.settled_claim
+        if claim is not None and claim.seat is not None and state.claimed_cards:
+            units[claim.seat] += card_units(state.claimed_cards)
+        return units
+
+    def _last_trick(self, state: TressetteState) -> int | None:
+        claim = state.settled_claim
+        if claim is not None:
+            return claim.seat if claim.split is None else None
+        if state.call_out is not None:
+            return None
+        last = state.trickplay.last
+        return last.winner if last is not None and len(state.trickplay.done) == state.hand_size else None
+
+    def _card_points(self, state: TressetteState, units: Sequence[int], last: int | None) -> list[int]:
+        """Card points per side from thirds per seat and the winner of the last trick (None: not yet)."""
+        seed = state.options["rounding"] == "seed"
+        per_player = state.options["team_rounding"] == "per_player"
+        out = []
+        for side in sides_of(state.seats):
+            if per_player:
+                if seed:
+                    pts = sum((units[s] + (LAST_TRICK_UNITS if s == last else 0) + 1) // 3 for s in side)
+                else:
+                    pts = sum(units[s] // 3 for s in side) + (1 if last in side else 0)
+            else:
+                u = sum(units[s] for s in side)
+                pts = (u + (LAST_TRICK_UNITS if last in side else 0) + 1) // 3 if seed else \
+                    u // 3 + (1 if last in side else 0)
+            out.append(pts)
+        return out
+
+    def _declaration_points(self, state: TressetteState) -> list[int]:
+        out = [0] * len(sides_of(state.seats))
+        for d in state.declarations:
+            if not d.false:
+                out[side_of(state.seats, d.seat)] += d.points
+        return out
+
+    def _result(self, state: TressetteState) -> HandResult:
+        seats = state.seats
+        sides = sides_of(seats)
+        play = state.trickplay
+        units = self._units_by_seat(state)
+        last = self._last_trick(state)
+        claim = state.settled_claim
+        if claim is not None and claim.split is not None:
+            card_points = list(claim.split)
+        else:
+            card_points = self._card_points(state, units, last)
+        decl = self._declaration_points(state)
+        deal = [c + d for c, d in zip(card_points, decl, strict=True)]
+        seed = state.options["rounding"] == "seed"
+        side_units = [sum(units[s] for s in side) + (LAST_TRICK_UNITS if seed and last in side else 0)
+                      for side in sides]
+        best = max(deal)
+        winner = deal.index(best) if deal.count(best) == 1 else None
+        end = "fuori" if state.call_out is not None else ("claim" if claim is not None else "played")
+        captured = [list(play.captured(s)) for s in range(seats)]
+        if claim is not None and claim.seat is not None and state.claimed_cards:
+            captured[claim.seat] += list(state.claimed_cards)
+        details: dict[str, Any] = {
+            "players": seats,
+            "dealer": state.dealer,
+            "rounding": state.options["rounding"],
+            "team_rounding": state.options["team_rounding"],
+            "sides": [list(s) for s in sides],
+            "end": end,
+            "thirds": units,
+            "last_trick": last,
+            "side_thirds": side_units,
+            "exact_points": [Fraction(u, 3) for u in side_units],
+            "card_points": card_points,
+            "declarations": [d.as_dict() for d in state.declarations],
+            "declaration_points": decl,
+            "deal_scores": deal,
+            "deal_winner": winner,
+            "tricks_won": [play.tricks_won(s) for s in range(seats)],
+            "captured": captured,
+            "tricks": [t.as_dict() for t in play.done],
+            "claim": None if claim is None else {
+                "seat": claim.seat, "tricks": claim.tricks,
+                "split": None if claim.split is None else list(claim.split),
+            },
+            "fuori": None,
+        }
+        if state.call_out is not None:
+            c = state.call_out
+            details["fuori"] = {"seat": c.seat, "side": c.side, "sure_points": c.sure_points,
+                                "total_before": c.total_before, "target": c.target, "correct": c.correct}
+        scores = tuple(deal[side_of(seats, s)] for s in range(seats))
+        return HandResult(
+            outcome=_outcome(sides, deal, winner, state.call_out), scores=scores, unit=self.score_unit,
+            teams=sides if seats == 4 else (), team_scores=tuple(deal) if seats == 4 else (), details=details,
+        )
+
+    # ---- match -----------------------------------------------------------------------------------
+    def match_result(self, options: Mapping[str, Any], seats: int,
+                     results: Sequence[HandResult]) -> MatchResult:
+        """Points format: first side to the target; two or more over it after the same deal, the strictly
+        highest wins, equal highest play on. Deals-won format: first to ``deals_to_win`` deals."""
+        opts = self.ruleset.validate(options)
+        sides = sides_of(seats)
+        n = len(sides)
+        points, deals = [0] * n, [0] * n
+        rows: list[dict[str, Any]] = []
+        finished, after_end = False, 0
+        winning: tuple[int, ...] = ()
+        by_points = opts["match_format"] == "points"
+        target, needed = opts["target"], opts["deals_to_win"]
+        for number, result in enumerate(results, start=1):
+            if finished:
+                after_end += 1
+                continue
+            scores = [int(v) for v in result.details["deal_scores"]]
+            before = list(points)
+            points = [p + s for p, s in zip(points, scores, strict=True)]
+            deal_winner = result.details.get("deal_winner")
+            if deal_winner is not None:
+                deals[deal_winner] += 1
+            note = ""
+            fuori = result.details.get("fuori")
+            if fuori is not None and by_points:
+                side = int(fuori["side"])
+                correct = before[side] + int(fuori["sure_points"]) >= target
+                finished = True
+                if correct:
+                    winning, note = (side,), f"{side_label(sides[side])} called out rightly"
+                else:
+                    others = [k for k in range(n) if k != side]
+                    top = max(points[k] for k in others)
+                    winning = tuple(k for k in others if points[k] == top)
+                    note = f"{side_label(sides[side])} called out wrongly and lose the match"
+            elif by_points:
+                top = max(points)
+                leaders = tuple(k for k in range(n) if points[k] == top)
+                if top >= target and len(leaders) == 1:
+                    finished, winning = True, leaders
+                elif top >= target:
+                    note = "equal highest at or over the target: play on"
+            elif max(deals) >= needed:
+                finished, winning = True, tuple(k for k in range(n) if deals[k] >= needed)
+            rows.append({
+                "hand": number, "dealer": result.details.get("dealer"), "outcome": result.outcome,
+                "card_points": list(result.details.get("card_points", [])),
+                "declaration_points": list(result.details.get("declaration_points", [])),
+                "deal_scores": scores, "deal_winner": deal_winner, "points": list(points),
+                "deals_won": list(deals), "note": note,
+            })
+        measure = points if by_points else deals
+        return MatchResult(
+            totals=tuple(measure[side_of(seats, s)] for s in range(seats)),
+            finished=finished,
+            winners=tuple(sorted(s for k in winning for s in sides[k])),
+            team_totals=tuple(measure) if seats == 4 else (),
+            rows=tuple(rows),
+            details={"format": opts["match_format"], "target": target, "deals_to_win": needed,
+                     "sides": [list(s) for s in sides], "points": points, "deals_won": deals,
+                     "hands_after_end": after_end},
+        )
+
+    def match_context(self, options: Mapping[str, Any], seats: int,
+                      results: Sequence[HandResult]) -> dict[str, Any]:
+        """The sides' point totals before the new deal (for a "fuori" call)."""
+        return {"totals": list(self.match_result(options, seats, results).details["points"])}
+
+
+def _window_words(window: str) -> str:
+    return {
+        "seed": "open until one's own card to trick 2",
+        "first_three_tricks": "open until one's own card to trick 3",
+        "end_of_first_trick": "open only after trick 1, before trick 2 is led",
+    }[window]
+
+
+def _key_words(key: str) -> str:
+    kind, value = key.split(":")
+    if kind == "napoletana":
+        return f"the napoletana of {value}"
+    return {"A": "the Aces", "2": "the 2s", "3": "the 3s"}[value]
+
+
+def _outcome(sides: Sequence[Sequence[int]], deal: Sequence[int], winner: int | None,
+             call: CallOut | None) -> str:
+    score = ", ".join(f"{side_label(side)} {pts}" for side, pts in zip(sides, deal, strict=True))
+    if call is not None:
+        verdict = {True: "rightly", False: "wrongly", None: "(checked on the match sheet)"}[call.correct]
+        return f"{side_label(sides[call.side])} call themselves out {verdict}: {score}"
+    if winner is None:
+        return f"{score}: deal tied"
+    return f"{score}: {side_label(sides[winner])} win the deal"
