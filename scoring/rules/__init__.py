@@ -17,6 +17,7 @@ from .moves import Move, move_from_dict, move_to_dict
 _REGISTRY: dict[str, str] = {
     "tressette": "tressette:Tressette",
     # "name": "module:ClassName",
+    "hombre_it": "hombre_it:HombreIt",
 }
 
 __all__ = [
