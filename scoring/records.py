@@ -38,7 +38,7 @@ def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], wher
     return value
 
 
-def _header(data: Any, expected: str) -> None:
+def check_header(data: Any, expected: str) -> None:
     if not isinstance(data, Mapping):
         raise RecordError("record.malformed", "a record is a JSON object", field="record")
     fmt = _need(data, "format", str)
@@ -53,7 +53,7 @@ def _header(data: Any, expected: str) -> None:
         )
 
 
-def _common(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], tuple[str, ...], str]:
+def parse_common(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], tuple[str, ...], str]:
     game = _need(data, "game", str)
     get_game(game)
     options = data.get("options") or {}
@@ -68,7 +68,7 @@ def _common(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], tuple[str, ..
     return game, dict(options), tuple(seats), direction
 
 
-def _entries(hand: Mapping[str, Any], where: str) -> tuple[int, list[Entry]]:
+def parse_hand_body(hand: Mapping[str, Any], where: str) -> tuple[int, list[Entry]]:
     dealer = _need(hand, "dealer", int, where)
     deal = hand.get("deal")
     if deal is None:
@@ -113,9 +113,9 @@ def _move(item: Any, at: str) -> Any:
 
 def load_hand(data: Any, context: Mapping[str, Any] | None = None) -> tuple[Setup, list[Entry], str]:
     """Parse a hand record into what the fold takes; RecordError naming the field when malformed."""
-    _header(data, HAND_FORMAT)
-    game, options, seats, direction = _common(data)
-    dealer, entries = _entries(data, "")
+    check_header(data, HAND_FORMAT)
+    game, options, seats, direction = parse_common(data)
+    dealer, entries = parse_hand_body(data, "")
     return Setup(game, options, seats, dealer, dict(context or {})), entries, direction
 
 
@@ -161,8 +161,8 @@ def check_hand(data: Any) -> dict[str, Any]:
 
 def check_match(data: Any) -> dict[str, Any]:
     """Fold every hand of a match record in order, each with the match context the game asks for."""
-    _header(data, MATCH_FORMAT)
-    game_name, options, seats, _ = _common(data)
+    check_header(data, MATCH_FORMAT)
+    game_name, options, seats, _ = parse_common(data)
     game = get_game(game_name)
     hands = _need(data, "hands", list)
     results: list[HandResult] = []
@@ -171,7 +171,7 @@ def check_match(data: Any) -> dict[str, Any]:
         if not isinstance(hand, Mapping):
             raise RecordError("record.malformed", "a hand is an object", field=f"hands[{i}]")
         context = game.match_context(game.ruleset.validate(options), len(seats), results)
-        dealer, entries = _entries(hand, f"hands[{i}].")
+        dealer, entries = parse_hand_body(hand, f"hands[{i}].")
         view = _check(Setup(game_name, options, seats, dealer, context), entries)
         reports.append(hand_report(view))
         if view.result is not None:

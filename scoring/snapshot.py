@@ -1,0 +1,63 @@
+"""A hand state as JSON for the replay viewer and the API: holdings, the trick on the table, tricks
+taken, whose turn, the legal moves and the game's own fields (contract, trump, auction ...)."""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+from scoring.rules import Game, HandState
+from scoring.rules.core import jsonable
+from scoring.rules.moves import Move, move_to_dict
+from scoring.rules.tricks import TrickPlay
+
+_CORE_FIELDS = {f.name for f in fields(HandState)}
+LEGAL_MOVES_SHOWN = 200  # an exchange can offer hundreds of subsets; the count is always given
+
+
+def plain(value: Any) -> Any:
+    """JSON-friendly form of engine values: dataclasses become dicts, moves their dict form."""
+    if isinstance(value, Move):
+        return move_to_dict(value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, frozenset | set):
+        return sorted((plain(v) for v in value), key=str)
+    return jsonable(value)
+
+
+def snapshot(game: Game[Any], state: HandState) -> dict[str, Any]:
+    holdings = state.holdings
+    tricks = next(
+        (getattr(state, f.name) for f in fields(state) if isinstance(getattr(state, f.name), TrickPlay)), None
+    )
+    legal = game.legal_moves(state)
+    out: dict[str, Any] = {
+        "phase": state.phase,
+        "over": state.over,
+        "dealer": state.dealer,
+        "to_act": sorted(game.to_act(state)) if not state.over and state.phase != "deal" else [],
+        "deal_known": state.deal_known,
+        "hands": (
+            [game.deck.sort(h) for h in holdings.hands]
+            if holdings is not None and holdings.hands is not None
+            else None
+        ),
+        "hand_counts": list(holdings.counts) if holdings is not None else None,
+        "trick": plain(tricks.current) if tricks is not None else None,
+        "tricks_taken": [tricks.tricks_won(s) for s in range(state.seats)] if tricks is not None else None,
+        "last_trick": plain(tricks.last) if tricks is not None and tricks.last is not None else None,
+        "legal_moves": [move_to_dict(m) for m in legal[:LEGAL_MOVES_SHOWN]],
+        "legal_move_count": len(legal),
+        "claim": plain(state.claim) if state.claim is not None else None,
+        "game_state": {
+            f.name: plain(getattr(state, f.name))
+            for f in fields(state)
+            if f.name not in _CORE_FIELDS and not isinstance(getattr(state, f.name), TrickPlay)
+        },
+    }
+    return out
