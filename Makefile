@@ -1,0 +1,39 @@
+# `make run` and `make test` each set up what they need first: a .venv with the project installed.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+
+.PHONY: install run test lint typecheck pytest bench worker
+
+install: $(INSTALLED)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall whenever pyproject.toml changes.
+$(INSTALLED): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: install lint typecheck pytest
+
+lint: install
+	$(BIN)/ruff check .
+
+typecheck: install
+	$(BIN)/mypy
+
+pytest: install
+	$(BIN)/pytest
+
+bench: install
+	$(BIN)/python bench/bench_store.py
+
+worker: install
+	$(BIN)/celery -A segnapunti worker --loglevel=INFO

@@ -1,0 +1,100 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from segnapunti import settings
+
+PROJECT = Path(settings.BASE_DIR)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("1", True), ("TRUE", True), ("on", True), ("no", False), ("0", False)]
+)
+def test_envbool_reads_the_usual_spellings(monkeypatch: pytest.MonkeyPatch, raw: str, expected: bool) -> None:
+    monkeypatch.setenv("SOME_FLAG", raw)
+
+    assert settings.envbool("SOME_FLAG", not expected) is expected
+
+
+def test_envbool_falls_back_to_the_default_when_unset_or_empty(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SOME_FLAG", raising=False)
+    assert settings.envbool("SOME_FLAG", True) is True
+    monkeypatch.setenv("SOME_FLAG", "")
+    assert settings.envbool("SOME_FLAG", False) is False
+
+
+def test_envbool_refuses_anything_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOME_FLAG", "maybe")
+
+    with pytest.raises(ImproperlyConfigured, match="SOME_FLAG='maybe' is not a boolean"):
+        settings.envbool("SOME_FLAG", True)
+
+
+def test_envint_refuses_what_is_not_an_integer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOME_NUMBER", "12")
+    assert settings.envint("SOME_NUMBER", 0) == 12
+    monkeypatch.setenv("SOME_NUMBER", "twelve")
+    with pytest.raises(ImproperlyConfigured, match="not an integer"):
+        settings.envint("SOME_NUMBER", 0)
+
+
+def test_envlist_splits_on_commas(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOME_HOSTS", " a.example , b.example,, ")
+
+    assert settings.envlist("SOME_HOSTS", []) == ["a.example", "b.example"]
+
+
+def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    """Import the settings in a fresh interpreter with exactly these variables set (and PATH)."""
+    code = (
+        "import segnapunti.settings as s;"
+        "print(s.DEBUG, s.ALLOWED_HOSTS, s.CELERY_TASK_ALWAYS_EAGER, s.DATABASES)"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=PROJECT,
+        env={"PATH": os.environ.get("PATH", ""), **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_the_defaults_need_no_services() -> None:
+    done = load_settings()
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("True ['127.0.0.1', 'localhost'] True")
+    assert "sqlite3" in done.stdout and "db.sqlite3" in done.stdout
+
+
+def test_it_refuses_to_start_without_a_secret_key_when_debug_is_off() -> None:
+    done = load_settings(DEBUG="false")
+
+    assert done.returncode != 0
+    assert "ImproperlyConfigured: SECRET_KEY must be set when DEBUG is off" in done.stderr
+
+
+def test_one_variable_each_switches_to_postgresql_and_a_real_broker() -> None:
+    done = load_settings(
+        DEBUG="false",
+        SECRET_KEY="s3cret",
+        ALLOWED_HOSTS="segnapunti.example",
+        DATABASE_URL="postgres://u:p@db.example:5432/segnapunti",
+        CELERY_BROKER_URL="redis://cache.example:6379/0",
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("False ['segnapunti.example'] False")
+    assert "django.db.backends.postgresql" in done.stdout and "db.example" in done.stdout
+
+
+def test_a_malformed_variable_stops_start_up() -> None:
+    done = load_settings(DEBUG="sometimes")
+
+    assert done.returncode != 0
+    assert "DEBUG='sometimes' is not a boolean" in done.stderr
