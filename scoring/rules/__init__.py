@@ -15,6 +15,7 @@ from .moves import Move, move_from_dict, move_to_dict
 
 # name -> "module:class"; each game module adds its own line.
 _REGISTRY: dict[str, str] = {
+    "barbu": "barbu:Barbu",
     "tressette": "tressette:Tressette",
     # "name": "module:ClassName",
     "hombre_it": "hombre_it:HombreIt",
