@@ -19,6 +19,7 @@ _REGISTRY: dict[str, str] = {
     "tressette": "tressette:Tressette",
     # "name": "module:ClassName",
     "hombre_it": "hombre_it:HombreIt",
+    "lhombre": "lhombre:LHombre",
 }
 
 __all__ = [

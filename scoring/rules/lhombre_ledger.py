@@ -56,6 +56,11 @@ def _norm(value: Chips) -> Chips:
     return value
 
 
+def exact(value: Fraction | int) -> Chips:
+    """A chip amount in its plain form: an int when whole, else the Fraction (halves)."""
+    return _norm(Fraction(value))
+
+
 def chips_str(value: Chips) -> int | str:
     value = _norm(value)
     return value if isinstance(value, int) else str(value)
@@ -477,11 +482,14 @@ class Evening:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def running(self) -> Ledger:
+        """The table after the last hand folded, before any final settlement."""
+        return self.settlements[-1].after if self.settlements else self.opening
+
+    @property
     def ledger(self) -> Ledger:
         """The table now: after the final settlement if the evening is over."""
-        if self.final is not None:
-            return self.final
-        return self.settlements[-1].after if self.settlements else self.opening
+        return self.final if self.final is not None else self.running
 
 
 def _ends_here(s: Settlement, reached_at: int, extension: str) -> bool:

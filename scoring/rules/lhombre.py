@@ -1,0 +1,893 @@
+"""L'Hombre, French form: three players, 40 cards, je joue / sans prendre / vole, codille, the chip ledger.
+
+Spec: ``docs/rules/lhombre.md`` (from the shared rules file, seed 002). The card orders and the matador
+privilege (three matadors) live in :mod:`scoring.rules.ombre`, shared with the Italian Hombre: the French
+layouts are the same. The chips across hands (poule, bêtes, bonuses, the end of the evening) live in
+:mod:`scoring.rules.lhombre_ledger`; this module plays one hand and says what happened.
+
+Seats are numbered in the order of play (counter-clockwise at the table): E, the dealer's right, is
+``dealer + 1``; he speaks first and leads the first trick. The hombre's D1 (his right) is ``hombre + 1``.
+
+A hand's score is what it moves in chips on the ledger it was played on (``context["ledger"]``, from
+:meth:`LHombre.match_context`; a fresh table when absent), the stakes for the next hand included.
+:meth:`LHombre.match_result` refolds every hand through the ledger from ``details["ledger"]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from . import lhombre_ledger as ledger
+from . import ombre
+from .cards import LATIN_40
+from .core import Game, HandResult, HandState, MatchResult, Score, Verdict
+from .errors import ImpossibleMove
+from .moves import Call, Choose, Claim, Deal, Declare, Exchange, Move, PlayCard
+from .options import Option, Ruleset
+from .tricks import TrickPlay
+
+PASS, JE_JOUE, SANS_PRENDRE, VOLE = "pass", "je_joue", "sans_prendre", "vole"
+CALLS = (PASS, JE_JOUE, SANS_PRENDRE, VOLE)  # low to high
+RANK = {c: i for i, c in enumerate(CALLS)}
+HAND_SIZE = 9
+TALON = 13
+TRICKS = 9
+FIRST_EXCHANGE_LIMIT = 8
+N_MATADORS = 3  # the privilege: espadille, manille, baste
+STRAIGHT = 5  # tricks won in a row before the hombre may go on for the vole
+ESPADILLE = ombre.SPADILLE
+CHOICES = ("trump", "talon", "vole", "espadille")
+TALON_VALUES = ("shown", "hidden")
+VOLE_VALUES = ("go_on", "stop")
+ESPADILLE_VALUES = ("declare", "concealed", "talon")
+
+RULESET = Ruleset(
+    (
+        Option(
+            "espadille_force",
+            False,
+            "Espadille forcé: when all pass, the holder of the espadille must play en prenant.",
+            kind=bool,
+        ),
+        Option(
+            "upgrade",
+            False,
+            "An earlier 'je joue' overcalled by 'sans prendre' may upgrade to it and keep priority.",
+            kind=bool,
+        ),
+        Option("start_chips", 400, "Jetons each player starts with (0: net results).", kind=int, minimum=0),
+        Option(
+            "odd_chips",
+            "exact",
+            "exact: halves kept; integer: D1 pays the odd jeton of a doubling, the better defender takes "
+            "the odd jeton of a share.",
+            ledger.ODD_CHIPS,
+        ),
+        Option("poules", 20, "Poules drawn by an hombre before the evening ends.", kind=int, minimum=1),
+        Option(
+            "extension",
+            "none",
+            "After the agreed poules: none, nine more deals, until a bête is made, until a bête is drawn.",
+            ledger.EXTENSIONS,
+        ),
+    )
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LHombreState(HandState):
+    table: ledger.Ledger  # the chips as this hand starts (from the match context)
+    calls: tuple[tuple[int, str], ...] = ()  # every call in the order spoken
+    speaker: int | None = None
+    asked: int | None = None  # option upgrade: the 'je joue' bidder asked whether he upgrades
+    best: tuple[int, str] | None = None  # the winning call so far: (seat, call)
+    hombre: int | None = None
+    contract: str | None = None  # je_joue, sans_prendre or vole
+    forced: bool = False  # espadille forcé: the holder plays en prenant
+    espadille: tuple[str, int | None] | None = None  # after an all-pass with espadille forcé
+    trump: str | None = None
+    exchangers: tuple[int, ...] = ()  # who exchanges, in order
+    exchanges: tuple[tuple[int, int], ...] = ()  # (seat, cards exchanged)
+    talon: tuple[str, ...] = ()  # deal known: the talon cards not yet taken, top first
+    talon_left: int = TALON
+    talon_shown: str | None = None  # shown / hidden, when cards were left
+    play: TrickPlay | None = None
+    first_hand: frozenset[str] | None = None  # deal known: the hombre's hand at the first lead
+    declared: tuple[str, ...] | None = None  # the hombre's matador run as declared (needed deal unknown)
+    vole: str | None = None  # announced (in the auction) or continuation (after five straight tricks)
+    stopped: bool = False  # the hombre stopped after five straight tricks
+    claimed: tuple[int, ...] | None = None  # final tricks by seat, after an accepted claim
+
+    @property
+    def tricks(self) -> TrickPlay:
+        if self.play is None:
+            raise AssertionError("no trick play yet")
+        return self.play
+
+    def trump_suit(self) -> str:
+        if self.trump is None:
+            raise AssertionError("no trump named yet")
+        return self.trump
+
+    def the_hombre(self) -> int:
+        if self.hombre is None:
+            raise AssertionError("no hombre yet")
+        return self.hombre
+
+    def position(self, seat: int) -> int:
+        """Speaking position: 0 for E (the dealer's right), 1 for M, 2 for the dealer."""
+        return (seat - self.dealer - 1) % self.seats
+
+    @property
+    def exchanger(self) -> int | None:
+        if self.phase != "exchange":
+            return None
+        return self.exchangers[len(self.exchanges)]
+
+    @property
+    def deciding(self) -> bool:
+        """The hombre has won the first five tricks and must stop or go on for the vole."""
+        if self.phase != "play" or self.vole is not None or self.stopped or self.play is None:
+            return False
+        done = self.play.done
+        return len(done) == STRAIGHT and all(t.winner == self.hombre for t in done)
+
+
+def exchange_limit(state: LHombreState, seat: int) -> int:
+    """The first to exchange takes up to 8; each later one up to what is left (§6)."""
+    if not state.exchanges:
+        return min(FIRST_EXCHANGE_LIMIT, state.talon_left)
+    return min(HAND_SIZE, state.talon_left)
+
+
+def matador_run(hand: frozenset[str], trump: str) -> tuple[str, ...]:
+    """The unbroken run of top trumps from the espadille in ``hand`` (the bonus counts it from three)."""
+    run: list[str] = []
+    for card in ombre.trump_order(trump):
+        if card not in hand:
+            break
+        run.append(card)
+    return tuple(run)
+
+
+def deduced_run(mine: frozenset[str], out: frozenset[str], trump: str, complete: bool) -> int | None:
+    """Deal unknown: the hombre's run when what is known settles it, else ``None``.
+
+    ``mine``: cards known to have been in his hand at the first lead (he played them); ``out``: cards
+    known not to have been (played by others, discarded); ``complete``: ``mine`` is his whole hand.
+    """
+    run = 0
+    for card in ombre.trump_order(trump):
+        if card in mine:
+            run += 1
+        elif complete or card in out:
+            return run
+        else:
+            return None
+    return run
+
+
+class LHombre(Game[LHombreState]):
+    name = "lhombre"
+    title = "L'Hombre (French)"
+    deck = LATIN_40
+    seat_counts = (3,)
+    ruleset = RULESET
+    score_unit = "jetons"
+
+    # ---- setup ----------------------------------------------------------------------------------
+    def _initial(
+        self, options: dict[str, Any], seats: int, dealer: int, context: dict[str, Any]
+    ) -> LHombreState:
+        table = self.table_from(options, context)
+        return LHombreState(options=options, seats=seats, dealer=dealer, context=context, table=table)
+
+    def table_from(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> ledger.Ledger:
+        """The ledger a hand is played on: the context's, or a fresh table."""
+        raw = context.get("ledger")
+        if raw is None:
+            return ledger.opening(int(options["start_chips"]))
+        try:
+            return ledger.Ledger.from_dict(raw)
+        except (KeyError, TypeError, ValueError, AssertionError) as exc:
+            raise ImpossibleMove(
+                "lhombre.context", f"the ledger in the context is malformed: {exc}", field="context"
+            ) from exc
+
+    def deal_shape(self, state: LHombreState) -> tuple[tuple[int, ...], int]:
+        return (HAND_SIZE,) * state.seats, TALON
+
+    def _after_deal(self, state: LHombreState, deal: Deal) -> LHombreState:
+        talon: tuple[str, ...] = ()
+        if deal.hands is not None:
+            dealt = {c for hand in deal.hands for c in hand}
+            talon = deal.stock or tuple(c for c in self.deck.cards if c not in dealt)
+        return replace(state, phase="auction", speaker=state.next_seat(state.dealer), talon=talon)
+
+    def moves_only(self, moves: Sequence[Move]) -> list[Move]:
+        """Without the deal: an exchange is recorded by its count, and before the hombre stops after five
+        tricks or a claim ends the hand he declares his matador run (his last cards are never seen)."""
+        out: list[Move] = []
+        hand: set[str] = set()
+        hombre: int | None = None
+        trump: str | None = None
+        hands: tuple[tuple[str, ...], ...] = ()
+        for m in moves:
+            if isinstance(m, Deal):
+                hands = m.hands or ()
+                out.append(Deal(hands=None))
+                continue
+            if isinstance(m, Choose) and m.choice == "trump" and m.seat is not None and m.value:
+                hombre, trump = m.seat, m.value
+                hand = set(hands[hombre]) if hands else set()
+            if isinstance(m, Exchange):
+                if m.seat == hombre:
+                    hand = (hand - set(m.discard)) | set(m.take)
+                n = m.count if m.count is not None else len(m.discard)
+                out.append(Exchange(seat=m.seat, count=n))
+                continue
+            ends = (isinstance(m, Choose) and m.choice == "vole" and m.value == "stop") or isinstance(
+                m, Claim
+            )
+            if ends and hombre is not None and trump is not None and hands:
+                run = matador_run(frozenset(hand), trump)
+                if not any(isinstance(x, Declare) for x in out):
+                    out.append(Declare(seat=hombre, combination="matadors", cards=run))
+            out.append(m)
+        return out
+
+    # ---- whose turn -----------------------------------------------------------------------------
+    def _waiting(self, state: LHombreState) -> int | None:
+        if state.over:
+            return None
+        if state.phase == "auction":
+            return state.asked if state.asked is not None else state.speaker
+        if state.phase == "trump":
+            return state.hombre
+        if state.phase == "exchange":
+            return state.exchanger
+        if state.phase == "talon":
+            return state.exchangers[-1]
+        if state.phase == "play":
+            return state.tricks.to_play()
+        return None
+
+    def actors(self, state: LHombreState, move: Move) -> frozenset[int | None]:
+        if isinstance(move, Choose) and move.choice not in CHOICES:
+            raise ImpossibleMove(
+                "lhombre.choice",
+                f"unknown choice {move.choice!r} (one of {', '.join(CHOICES)})",
+                field="choice",
+            )
+        seat = self._waiting(state)
+        phase = state.phase
+        if phase == "espadille":
+            if isinstance(move, Choose) and move.choice == "espadille":
+                return frozenset({None, 0, 1, 2})
+            return frozenset()
+        if seat is None:
+            return frozenset()
+        if phase == "auction" and isinstance(move, Call):
+            return frozenset({seat})
+        if phase == "trump" and isinstance(move, Choose) and move.choice == "trump":
+            return frozenset({seat})
+        if phase == "exchange" and isinstance(move, Exchange):
+            return frozenset({seat})
+        if phase == "talon" and isinstance(move, Choose) and move.choice == "talon":
+            return frozenset({None, seat})
+        if phase == "play":
+            if isinstance(move, PlayCard):
+                return frozenset({seat})
+            if isinstance(move, Choose) and move.choice == "vole" and state.deciding:
+                return frozenset({state.hombre})
+            if isinstance(move, Declare) and move.combination == "matadors":
+                return frozenset({state.hombre})
+        return frozenset()
+
+    def to_act(self, state: LHombreState) -> frozenset[int]:
+        if state.phase == "espadille" and not state.over:
+            return frozenset(range(state.seats))
+        seat = self._waiting(state)
+        return frozenset() if seat is None else frozenset({seat})
+
+    # ---- legal moves ----------------------------------------------------------------------------
+    def _legal(self, state: LHombreState) -> list[Move]:
+        if state.phase == "espadille":
+            return self._legal_espadille(state)
+        seat = self._waiting(state)
+        if seat is None:
+            return []
+        if state.phase == "auction":
+            return [Call(seat=seat, call=c) for c in self.allowed_calls(state, seat)]
+        if state.phase == "trump":
+            return [Choose(seat=seat, choice="trump", value=s) for s in ombre.SUITS]
+        if state.phase == "exchange":
+            return self._legal_exchanges(state, seat)
+        if state.phase == "talon":
+            return [Choose(seat=None, choice="talon", value=v) for v in TALON_VALUES]
+        moves: list[Move] = [PlayCard(seat=seat, card=c) for c in self.playable(state, seat)]
+        if state.deciding:
+            moves += [Choose(seat=state.hombre, choice="vole", value=v) for v in VOLE_VALUES]
+        return moves
+
+    def allowed_calls(self, state: LHombreState, seat: int) -> tuple[str, ...]:
+        """A pass or a call strictly above the best so far; asked to upgrade: sans prendre or pass."""
+        if state.asked is not None:
+            return (PASS, SANS_PRENDRE)
+        floor = RANK[state.best[1]] if state.best else 0
+        return (PASS,) + tuple(c for c in CALLS[1:] if RANK[c] > floor)
+
+    def _legal_espadille(self, state: LHombreState) -> list[Move]:
+        if not state.deal_known:
+            moves: list[Move] = [
+                Choose(seat=s, choice="espadille", value=v) for s in range(3) for v in ESPADILLE_VALUES[:2]
+            ]
+            return [*moves, Choose(seat=None, choice="espadille", value="talon")]
+        holder = self._espadille_holder(state)
+        if holder is None:
+            return [Choose(seat=None, choice="espadille", value="talon")]
+        return [Choose(seat=holder, choice="espadille", value=v) for v in ESPADILLE_VALUES[:2]]
+
+    def _legal_exchanges(self, state: LHombreState, seat: int) -> list[Move]:
+        """One exchange per count (every set of the right size is accepted; listing them all is not
+        practical): deal known, the weakest cards go and the next talon cards come in."""
+        limit = exchange_limit(state, seat)
+        if not state.deal_known:
+            return [Exchange(seat=seat, count=n) for n in range(limit + 1)]
+        trump = state.trump_suit()
+        weak = sorted(
+            state.hands.hand(seat), key=lambda c: (ombre.is_trump(c, trump), -self._rank(trump, c), c)
+        )
+        return [Exchange(seat=seat, discard=tuple(weak[:n]), take=state.talon[:n]) for n in range(limit + 1)]
+
+    def _rank(self, trump: str, card: str) -> int:
+        """Position of a card in its suit's order under the trump (0 = highest)."""
+        return ombre.layout(trump)[ombre.effective_suit(card, trump)].index(card)
+
+    def playable(self, state: LHombreState, seat: int) -> list[str]:
+        """The cards the seat may play with no irregularity. Deal unknown: every card not yet out of play
+        and not known to be elsewhere, except those the seat's earlier plays showed it did not hold."""
+        trump = state.trump_suit()
+        if state.deal_known:
+            options = ombre.follow_options(
+                state.hands.hand(seat), state.tricks.current.cards, trump, N_MATADORS
+            )
+            return list(self.deck.sort(options))
+        void = ombre.open_keys(state, seat)
+        return [
+            c
+            for c in self.deck.cards
+            if c not in state.hands.gone
+            and self._known_holder(state, c) in (None, seat)
+            and not void & set(ombre.play_keys(c, trump, N_MATADORS))
+        ]
+
+    # ---- apply ----------------------------------------------------------------------------------
+    def _apply(self, state: LHombreState, move: Move) -> tuple[LHombreState, list[Verdict]]:
+        if isinstance(move, Call):
+            return self._call(state, move), []
+        if isinstance(move, Choose):
+            return self._choose(state, move), []
+        if isinstance(move, Exchange):
+            return self._exchange(state, move)
+        if isinstance(move, PlayCard):
+            return self._play(state, move)
+        if isinstance(move, Declare):
+            return self._declare(state, move), []
+        raise AssertionError(f"actors() let through {move!r}")
+
+    # -- auction (§5)
+    def _call(self, state: LHombreState, move: Call) -> LHombreState:
+        seat = move.seat
+        assert seat is not None
+        if move.call not in CALLS:
+            raise ImpossibleMove(
+                "lhombre.call", f"unknown call {move.call!r} (one of {', '.join(CALLS)})", field="call"
+            )
+        if move.call not in self.allowed_calls(state, seat):
+            above = state.best[1] if state.best else ""
+            what = "upgrade to sans prendre or pass" if state.asked is not None else f"beat {above}"
+            raise ImpossibleMove("lhombre.call_low", f"{move.call} does not {what}", field="call")
+        calls = state.calls + ((seat, move.call),)
+        if state.asked is not None:
+            # The upgrade answer: sans prendre takes the call back with priority; a pass leaves it.
+            best = (seat, SANS_PRENDRE) if move.call == SANS_PRENDRE else state.best
+            return self._next_speaker(replace(state, calls=calls, asked=None, best=best))
+        best = state.best
+        asked = None
+        if move.call != PASS:
+            if (
+                state.options["upgrade"]
+                and move.call == SANS_PRENDRE
+                and best is not None
+                and best[1] == JE_JOUE
+            ):
+                asked = best[0]
+            best = (seat, move.call)
+        new = replace(state, calls=calls, best=best)
+        if asked is not None:
+            return replace(new, asked=asked)
+        return self._next_speaker(new)
+
+    def _next_speaker(self, state: LHombreState) -> LHombreState:
+        assert state.speaker is not None
+        if state.speaker != state.dealer:
+            return replace(state, speaker=state.next_seat(state.speaker))
+        state = replace(state, speaker=None)
+        if state.best is not None:
+            hombre, contract = state.best
+            return replace(
+                state,
+                phase="trump",
+                hombre=hombre,
+                contract=contract,
+                vole="announced" if contract == VOLE else None,
+            )
+        if state.options["espadille_force"]:
+            return replace(state, phase="espadille")
+        return replace(state, phase="done", over=True)
+
+    # -- choices: trump, talon, vole, espadille
+    def _choose(self, state: LHombreState, move: Choose) -> LHombreState:
+        if move.choice == "trump":
+            if move.value not in ombre.SUITS:
+                raise ImpossibleMove(
+                    "lhombre.trump", f"the trump suit is one of S, C, H, D, not {move.value!r}", field="value"
+                )
+            hombre = state.the_hombre()
+            d1, d2 = state.next_seat(hombre), state.next_seat(hombre, 2)
+            order = (hombre, d1, d2) if state.contract == JE_JOUE else (d1, d2)
+            return replace(state, trump=move.value, phase="exchange", exchangers=order)
+        if move.choice == "talon":
+            if move.value not in TALON_VALUES:
+                raise ImpossibleMove("lhombre.talon", "the talon is shown or hidden", field="value")
+            return self._start_play(replace(state, talon_shown=move.value))
+        if move.choice == "vole":
+            if move.value not in VOLE_VALUES:
+                raise ImpossibleMove("lhombre.vole", "after five tricks: go_on or stop", field="value")
+            if move.value == "go_on":
+                return replace(state, vole="continuation")
+            self._require_matadors(state, "stopping")
+            return replace(state, stopped=True, phase="done", over=True)
+        return self._espadille(state, move)
+
+    def _espadille_holder(self, state: LHombreState) -> int | None:
+        """Deal known: who was dealt the espadille (None: it is in the talon)."""
+        return next((s for s in range(state.seats) if ESPADILLE in state.hands.hand(s)), None)
+
+    def _espadille(self, state: LHombreState, move: Choose) -> LHombreState:
+        """Espadille forcé (§5.2): the holder declares it and plays en prenant; or the talon is turned up
+        and the espadille is there (an all-pass) or a player concealed it (he makes the bête)."""
+        if move.value not in ESPADILLE_VALUES:
+            raise ImpossibleMove(
+                "lhombre.espadille",
+                f"one of {', '.join(ESPADILLE_VALUES)}, not {move.value!r}",
+                field="value",
+            )
+        seat = move.seat
+        if (move.value == "talon") != (seat is None):
+            raise ImpossibleMove(
+                "lhombre.espadille",
+                "the talon is turned up by the table; a declaration or a concealment names its player",
+                field="seat",
+            )
+        if state.deal_known:
+            holder = self._espadille_holder(state)
+            if seat != holder:
+                where = "the talon" if holder is None else f"seat {holder}'s hand"
+                raise ImpossibleMove("lhombre.espadille_holder", f"the espadille is in {where}", field="seat")
+        if move.value == "declare":
+            assert seat is not None
+            return replace(
+                state, espadille=("declare", seat), hombre=seat, contract=JE_JOUE, forced=True, phase="trump"
+            )
+        return replace(state, espadille=(move.value, seat), phase="done", over=True)
+
+    # -- exchanges (§6)
+    def _exchange(self, state: LHombreState, move: Exchange) -> tuple[LHombreState, list[Verdict]]:
+        seat = move.seat
+        assert seat is not None
+        n = self._exchange_size(state, move)
+        if n > state.talon_left:
+            raise ImpossibleMove(
+                "lhombre.talon_short", f"only {state.talon_left} cards are left in the talon", field="discard"
+            )
+        holdings = state.hands
+        talon = state.talon
+        if state.deal_known:
+            if len(set(move.take)) != len(move.take):
+                raise ImpossibleMove("card.repeated", "the same card is taken twice", field="take")
+            for card in move.take:
+                self.deck.check(card, field="take")
+                if card not in talon:
+                    raise ImpossibleMove("lhombre.not_in_talon", f"{card} is not in the talon", field="take")
+            holdings = holdings.remove(seat, move.discard, field="discard").add(seat, move.take)
+            talon = tuple(c for c in talon if c not in move.take)
+        else:
+            for card in move.take:
+                self.deck.check(card, field="take")
+                holdings.check_available(card, field="take")
+                if card in move.discard or self._known_holder(state, card) is not None:
+                    raise ImpossibleMove("lhombre.not_in_talon", f"{card} is not in the talon", field="take")
+            if move.discard:
+                for card in move.discard:
+                    if self._known_holder(state, card) not in (None, seat):
+                        raise ImpossibleMove(
+                            "card.not_held", f"{card} is known to be elsewhere", field="discard"
+                        )
+                holdings = holdings.remove(seat, move.discard, field="discard")
+            else:
+                counts = tuple(c - n if i == seat else c for i, c in enumerate(holdings.counts))
+                holdings = replace(holdings, counts=counts)
+            holdings = holdings.add(seat, move.take, count=n)
+        verdicts: list[Verdict] = []
+        if not state.exchanges and n > FIRST_EXCHANGE_LIMIT:
+            verdicts.append(
+                Verdict(
+                    "lhombre.exchange_limit",
+                    seat,
+                    None,
+                    f"the first to exchange took {n} cards; at most {FIRST_EXCHANGE_LIMIT} are allowed",
+                    state.move_index,
+                )
+            )
+        new = replace(
+            state,
+            holdings=holdings,
+            talon=talon,
+            talon_left=state.talon_left - n,
+            exchanges=state.exchanges + ((seat, n),),
+        )
+        if len(new.exchanges) < len(state.exchangers):
+            return new, verdicts
+        if new.talon_left > 0:
+            return replace(new, phase="talon"), verdicts
+        return self._start_play(new), verdicts
+
+    def _exchange_size(self, state: LHombreState, move: Exchange) -> int:
+        if state.deal_known:
+            if move.count is not None and move.count != len(move.discard):
+                raise ImpossibleMove(
+                    "lhombre.exchange_count", "the count does not match the cards discarded", field="count"
+                )
+            if len(move.take) != len(move.discard):
+                raise ImpossibleMove(
+                    "lhombre.exchange_count",
+                    f"{len(move.discard)} cards discarded but {len(move.take)} taken: name the cards taken",
+                    field="take",
+                )
+            return len(move.discard)
+        sizes = {len(move.discard)} if move.discard else set()
+        sizes |= {len(move.take)} if move.take else set()
+        sizes |= {move.count} if move.count is not None else set()
+        if len(sizes) > 1:
+            raise ImpossibleMove(
+                "lhombre.exchange_count", "the cards discarded, taken and the count disagree", field="count"
+            )
+        n = sizes.pop() if sizes else 0
+        if not 0 <= n <= HAND_SIZE:
+            raise ImpossibleMove("lhombre.exchange_count", f"cannot exchange {n} cards", field="count")
+        return n
+
+    def _start_play(self, state: LHombreState) -> LHombreState:
+        hombre = state.the_hombre()
+        first = state.hands.hand(hombre) if state.deal_known else None
+        return replace(
+            state,
+            phase="play",
+            play=TrickPlay.start(state.seats, state.next_seat(state.dealer)),
+            first_hand=first,
+        )
+
+    # -- play (§7)
+    def _known_holder(self, state: LHombreState, card: str) -> int | None:
+        """Deal unknown: the seat a card is known to be with (the espadille declared under espadille
+        forcé, the matadors the hombre declared)."""
+        if state.deal_known:
+            return None
+        if state.espadille is not None and state.espadille[0] == "declare" and card == ESPADILLE:
+            return state.espadille[1]
+        if state.declared is not None and card in state.declared:
+            return state.hombre
+        return None
+
+    def _play(self, state: LHombreState, move: PlayCard) -> tuple[LHombreState, list[Verdict]]:
+        seat, card = move.seat, move.card
+        assert seat is not None
+        self.deck.check(card)
+        state.hands.check_holds(seat, card)
+        holder = self._known_holder(state, card)
+        if holder is not None and holder != seat:
+            raise ImpossibleMove("card.not_held", f"{card} was shown to be in seat {holder}'s hand")
+        trump = state.trump_suit()
+        if (
+            not state.deal_known
+            and seat == state.hombre
+            and state.declared is not None
+            and len(state.declared) < len(ombre.trump_order(trump))
+            and card == ombre.trump_order(trump)[len(state.declared)]
+        ):
+            raise ImpossibleMove(
+                "lhombre.matadors_wrong",
+                f"the hombre declared a run of {len(state.declared)} but also held {card}",
+            )
+        tp = state.tricks
+        vole = state.vole
+        if state.deciding:
+            vole = "continuation"  # leading to trick 6 after five straight tricks undertakes the vole
+        pending, verdicts = ombre.revoke_check(
+            state,
+            seat,
+            card,
+            trick_cards=tp.current.cards,
+            trump=trump,
+            matador_count=N_MATADORS,
+            trick=tp.number,
+            prefix="lhombre",
+        )
+        holdings = state.hands.remove(seat, (card,))
+        tp = tp.play(seat, card, ombre.strength(trump))
+        over = len(tp.done) == TRICKS
+        new = replace(
+            state,
+            holdings=holdings,
+            pending=pending,
+            play=tp,
+            vole=vole,
+            over=over,
+            phase="done" if over else "play",
+        )
+        return new, verdicts
+
+    # -- the matador run (§10.4): counted on the hombre's hand at the first lead
+    def _declare(self, state: LHombreState, move: Declare) -> LHombreState:
+        trump = state.trump_suit()
+        cards = tuple(move.cards)
+        order = ombre.trump_order(trump)
+        if cards != order[: len(cards)]:
+            raise ImpossibleMove(
+                "lhombre.matadors_run",
+                "declare the unbroken run of top trumps from the espadille, highest first",
+                field="cards",
+            )
+        known = self.run_length(state)
+        if known is not None and known != len(cards):
+            raise ImpossibleMove(
+                "lhombre.matadors_wrong",
+                f"the hombre's run is {known} cards, not {len(cards)}",
+                field="cards",
+            )
+        if not state.deal_known:
+            mine, out = self._seen(state)
+            if any(c in out for c in cards) or (len(cards) < len(order) and order[len(cards)] in mine):
+                raise ImpossibleMove(
+                    "lhombre.matadors_wrong", "the cards played contradict this run", field="cards"
+                )
+        return replace(state, declared=cards)
+
+    def _seen(self, state: LHombreState) -> tuple[frozenset[str], frozenset[str]]:
+        """Deal unknown: cards the hombre played, and cards known not to be in his hand at the first lead."""
+        tp = state.tricks
+        mine = frozenset(c for t in (*tp.done, tp.current) for s, c in t.plays if s == state.hombre)
+        return mine, state.hands.gone - mine
+
+    def run_length(self, state: LHombreState) -> int | None:
+        """The hombre's matador run at the first lead, or None when the cards seen do not settle it."""
+        trump = state.trump_suit()
+        if state.first_hand is not None:
+            return len(matador_run(state.first_hand, trump))
+        if state.declared is not None:
+            return len(state.declared)
+        mine, out = self._seen(state)
+        return deduced_run(mine, out, trump, complete=len(mine) == HAND_SIZE)
+
+    def _require_matadors(self, state: LHombreState, what: str) -> None:
+        if self.run_length(state) is None:
+            raise ImpossibleMove(
+                "lhombre.matadors_unknown",
+                f"the deal is not recorded: the hombre declares his matador run before {what}",
+                field="type",
+            )
+
+    # ---- claims (§9) ----------------------------------------------------------------------------
+    def can_claim(self, state: LHombreState, seat: int) -> bool:
+        return (
+            state.phase == "play"
+            and not state.over
+            and state.play is not None
+            and state.play.leading
+            and state.play.current.leader == seat
+        )
+
+    def _claim(self, state: LHombreState, claim: Claim) -> LHombreState:
+        if claim.seat is not None and self.can_claim(state, claim.seat):
+            self.claim_split(state, claim)
+            self._require_matadors(state, "a claim")
+        return super()._claim(state, claim)
+
+    def claim_split(self, state: LHombreState, claim: Claim) -> tuple[int, ...]:
+        """The remaining tricks by seat a claim states: ``split`` (one number per seat), or no numbers
+        (or ``tricks`` equal to all that is left) for all the rest to the claimer."""
+        remaining = TRICKS - len(state.tricks.done)
+        assert claim.seat is not None
+        if claim.tricks is not None and claim.tricks != remaining:
+            raise ImpossibleMove(
+                "claim.invalid", "state the remaining tricks of every player as a split", field="tricks"
+            )
+        if claim.split is None:
+            return tuple(remaining if s == claim.seat else 0 for s in range(state.seats))
+        if (
+            len(claim.split) != state.seats
+            or any(t < 0 for t in claim.split)
+            or sum(claim.split) != remaining
+        ):
+            raise ImpossibleMove(
+                "claim.invalid",
+                f"the split must give {state.seats} numbers adding up to the {remaining} tricks left",
+                field="split",
+            )
+        return tuple(claim.split)
+
+    def _settle_claim(self, state: LHombreState, claim: Claim) -> LHombreState:
+        split = self.claim_split(state, claim)
+        won = tuple(state.tricks.tricks_won(s) + split[s] for s in range(state.seats))
+        vole = state.vole
+        if state.deciding and claim.seat == state.hombre and won[state.the_hombre()] == TRICKS:
+            vole = "continuation"  # claiming all the rest after five straight tricks is going on (§9)
+        return replace(state, claimed=won, vole=vole, phase="done")
+
+    # ---- results --------------------------------------------------------------------------------
+    def tricks_by_seat(self, state: LHombreState) -> tuple[int, ...]:
+        if state.claimed is not None:
+            return state.claimed
+        if state.play is None:
+            return (0,) * state.seats
+        return tuple(state.play.tricks_won(s) for s in range(state.seats))
+
+    def outcome(self, state: LHombreState) -> ledger.Outcome:
+        """What the finished hand tells the ledger."""
+        if state.hombre is None or state.play is None:
+            if state.espadille is not None and state.espadille[0] == "concealed":
+                return ledger.Outcome(kind=ledger.CONCEALED, maker=state.espadille[1])
+            return ledger.Outcome(kind=ledger.ALL_PASS)
+        tricks = self.tricks_by_seat(state)
+        kind, codille = ledger.classify(state.hombre, tricks, vole=state.vole is not None)
+        run = self.run_length(state)
+        assert run is not None, "the matador run is settled before the hand can end"
+        return ledger.Outcome(
+            kind=kind,
+            hombre=state.hombre,
+            tricks=tricks,
+            codille=codille,
+            matadors=run,
+            sans_prendre=state.contract in (SANS_PRENDRE, VOLE),
+        )
+
+    def _result(self, state: LHombreState) -> HandResult:
+        outcome = self.outcome(state)
+        settlement = ledger.settle(state.table, outcome, odd_chips=str(state.options["odd_chips"]))
+        scores: tuple[Score, ...] = settlement.deltas
+        details: dict[str, Any] = {
+            "dealer": state.dealer,
+            "calls": [[s, c] for s, c in state.calls],
+            "ledger": outcome.as_dict(),
+            "ledger_scores": [ledger.chips_str(d) for d in scores],
+            "poule": settlement.poule,
+            "settlement": settlement.as_row(),
+        }
+        if state.espadille is not None:
+            details["espadille"] = {"how": state.espadille[0], "seat": state.espadille[1]}
+        teams: tuple[tuple[int, ...], ...] = ()
+        team_scores: tuple[Score, ...] = ()
+        if outcome.hombre is not None:
+            hombre = outcome.hombre
+            run = outcome.matadors
+            details.update(
+                hombre=hombre,
+                defenders=list(outcome.defenders),
+                contract=state.contract,
+                forced=state.forced,
+                trump=state.trump,
+                tricks=list(outcome.tricks),
+                codille=outcome.codille,
+                most=outcome.most,
+                vole=state.vole,
+                stopped=state.stopped,
+                claimed=state.claimed is not None,
+                matadors=run,
+                matador_cards=list(ombre.trump_order(state.trump_suit())[:run]),
+                sans_prendre=outcome.sans_prendre,
+                exchanges=[[s, n] for s, n in state.exchanges],
+                talon=state.talon_shown,
+            )
+            teams = ((hombre,), outcome.defenders)
+            defence = sum((Fraction(scores[s]) for s in outcome.defenders), Fraction(0))
+            team_scores = (scores[hombre], ledger.exact(defence))
+        return HandResult(
+            outcome.kind, scores, unit=self.score_unit, teams=teams, team_scores=team_scores, details=details
+        )
+
+    # ---- the evening ----------------------------------------------------------------------------
+    def match_context(
+        self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]
+    ) -> dict[str, Any]:
+        """The ledger the next hand is played on (chips, pot, bêtes in play and waiting)."""
+        return {"ledger": self.evening(options, results).running.as_dict()}
+
+    def evening(self, options: Mapping[str, Any], results: Sequence[HandResult]) -> ledger.Evening:
+        """Every hand folded through the ledger, with the director's score changes applied as direct
+        payments (the difference between a hand's scores and what the ledger gave it)."""
+        values = self.ruleset.validate(options)
+        outcomes = [ledger.Outcome.from_dict(r.details["ledger"]) for r in results]
+        adjustments: list[tuple[Score, ...] | None] = []
+        for r in results:
+            given = r.details.get("ledger_scores")
+            if given is None:
+                adjustments.append(None)
+                continue
+            base = [Fraction(str(g)) for g in given]
+            adjustments.append(
+                tuple(ledger.exact(Fraction(s) - b) for s, b in zip(r.scores, base, strict=True))
+            )
+        return ledger.evening(
+            outcomes,
+            start_chips=int(values["start_chips"]),
+            odd_chips=str(values["odd_chips"]),
+            poules=int(values["poules"]),
+            extension=str(values["extension"]),
+            adjustments=adjustments,
+        )
+
+    def match_result(
+        self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]
+    ) -> MatchResult:
+        """The evening's sheet: after every hand each player's chips, the pot, the bête in play and the
+        waiting bêtes with their makers; totals are chips won or lost (after the final settlement once the
+        agreed poules, and any extension, are played)."""
+        values = self.ruleset.validate(options)
+        start = int(values["start_chips"])
+        evening = self.evening(values, results)
+        rows: list[dict[str, Any]] = []
+        for s, r in zip(evening.settlements, results, strict=False):
+            row = s.as_row()
+            row.update(
+                dealer=r.details.get("dealer"),
+                contract=r.details.get("contract"),
+                trump=r.details.get("trump"),
+                vole=r.details.get("vole"),
+                ruled=r.details.get("ruled", []),
+            )
+            rows.append(row)
+        table = evening.ledger
+        totals: tuple[Score, ...] = tuple(ledger.exact(Fraction(c) - start) for c in table.chips)
+        winners: tuple[int, ...] = ()
+        if evening.finished:
+            best = max(totals)
+            winners = tuple(s for s in range(seats) if totals[s] == best)
+        return MatchResult(
+            totals=totals,
+            finished=evening.finished,
+            winners=winners,
+            rows=tuple(rows),
+            details={
+                "unit": self.score_unit,
+                "start_chips": start,
+                "poules": values["poules"],
+                "extension": values["extension"],
+                "drawn": table.drawn,
+                "reached_at": evening.reached_at,
+                "ended_at": evening.ended_at,
+                "ignored_hands": evening.ignored,
+                "chips": [ledger.chips_str(c) for c in table.chips],
+                "pot": table.pot,
+                "bete_in_play": table.live.as_dict() if table.live else None,
+                "waiting_betes": [b.as_dict() for b in table.queue],
+                "final_settlement": evening.finished,
+            },
+        )
+
+
+__all__ = ["CALLS", "LHombre", "LHombreState", "deduced_run", "exchange_limit", "matador_run"]
