@@ -111,3 +111,20 @@ def test_a_stored_v1_row_reads_back_as_the_current_move_recorded() -> None:
 def test_hand_started_v1_is_upcast_with_an_empty_match_context() -> None:
     v1 = {"game": "tressette", "options": {}, "seats": ["A", "B", "C", "D"], "dealer": 0}
     assert upcast("HandStarted", 1, v1) == {**v1, "context": {}}
+
+
+@pytest.mark.django_db
+def test_a_stored_v1_hand_start_reads_back_with_an_empty_match_context() -> None:
+    StoredEvent.objects.create(
+        stream_id="hand-1",
+        version=1,
+        event_type="HandStarted",
+        schema_version=1,
+        payload={"game": "barbu", "options": {}, "seats": ["a", "b", "c", "d"], "dealer": 3},
+    )
+
+    (read,) = store.read_stream("hand-1")
+
+    assert read.event == HandStarted(
+        game="barbu", options={}, seats=("a", "b", "c", "d"), dealer=3, context={}
+    )

@@ -42,12 +42,13 @@ def test_it_stores_type_schema_version_payload_and_actor() -> None:
     store.append("hand-1", [START, play(1, "AC")], expected_version=0, actor="arbiter")
 
     first, second = StoredEvent.objects.filter(stream_id="hand-1").order_by("version")
-    assert (first.event_type, first.schema_version) == ("HandStarted", 1)
+    assert (first.event_type, first.schema_version) == ("HandStarted", 2)
     assert first.payload == {
         "game": "tressette",
         "options": {"target": 21},
         "seats": ["anna", "bruno", "carla", "dario"],
         "dealer": 0,
+        "context": {},
     }
     assert (second.event_type, second.schema_version) == ("MoveRecorded", 2)
     assert {first.recorded_by, second.recorded_by} == {"arbiter"}
