@@ -18,6 +18,7 @@ _REGISTRY: dict[str, str] = {
     "barbu": "barbu:Barbu",
     "tressette": "tressette:Tressette",
     # "name": "module:ClassName",
+    "tarocchi": "tarocchi:Tarocchi",
     "hombre_it": "hombre_it:HombreIt",
     "lhombre": "lhombre:LHombre",
 }

@@ -1,0 +1,1117 @@
+"""Sicilian Tarocchi for three (Calatafimi), 63 cards.
+
+The rules are those of ``docs/rules/tarocchi.md`` (spec: the shared rules file, seed 001). One deal: the
+auction on the first fifteen cards (vado, offro x, piglio, tengo, each seat at most once, closed by the
+table), then either an abandoned deal (free, or an accepted offer paid) or the dealer's discard of three and
+twenty tricks with follow suit, trump when void, the Fuggitivo (excuse) and the three special obligations:
+the King, the Cavallo and the Fanta. Piles are counted in threes (104 card points) plus 5 for the last
+trick: the dealer scores P - 37, the others P - 36.
+
+Seats are numbered in the order of play (anticlockwise at the table): the dealer's right is ``dealer + 1``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from .cards import SICILIAN_63, Deck, rank_of, suit_of
+from .core import Game, HandResult, HandState, Holdings, MatchResult, Pending, Score, Verdict, prove
+from .errors import ImpossibleMove, InvalidOptions
+from .moves import Call, Claim, Deal, Exchange, Move, PlayCard
+from .options import Option, Ruleset
+from .tricks import Trick, TrickPlay, winner_of
+
+FU = "FU"
+PLAIN = ("S", "H", "D", "C")
+TRUMP = "T"
+HAND_SIZE = 20
+STOCK_SIZE = 3
+DEALER_PAR = 37
+OTHER_PAR = 36
+LAST_TRICK = 5
+CARD_POINTS_TOTAL = 104
+USUAL_OFFER_LIMIT = 10
+CALLS = ("vado", "offro", "piglio", "tengo", "close")
+PESSIMISTIC = ("vado", "offro")
+
+RANK_ORDER = ("4", "5", "6", "7", "8", "9", "T", "J", "N", "Q", "K")  # low to high, every plain suit
+PIP_RANKS = frozenset({"4", "5", "6", "7", "8", "9", "T"})
+_RANK_INDEX = {r: i for i, r in enumerate(RANK_ORDER)}
+
+# The 23 counting cards ([ACGTS-VAL]); every other card is a blank worth 0.
+VALUES: dict[str, int] = {
+    "T20": 10,
+    "T1": 10,
+    FU: 10,
+    "T19": 5,
+    "T18": 5,
+    "T17": 5,
+    "T16": 5,
+    **{f"K{s}": 5 for s in PLAIN},
+    **{f"Q{s}": 4 for s in PLAIN},
+    **{f"N{s}": 3 for s in PLAIN},
+    **{f"J{s}": 2 for s in PLAIN},
+}
+
+# Rules of play, from the most to the least fundamental: where one play breaks several, the table (and the
+# recorded deal) names the first; the moves-only mode waits for its proofs in the same order.
+FOLLOW_SUIT = "tarocchi.follow_suit"
+MUST_TRUMP = "tarocchi.must_trump"
+KING = "tarocchi.king"
+CAVALLO = "tarocchi.cavallo"
+FANTA = "tarocchi.fanta"
+MUST_OVERTRUMP = "tarocchi.must_overtrump"
+FUGGITIVO_LEAD = "tarocchi.fuggitivo_lead"
+DISCARD_FORBIDDEN = "tarocchi.discard_forbidden"
+OFFER_HIGH = "tarocchi.offer_high"
+PRIORITY = {FOLLOW_SUIT: 4, MUST_TRUMP: 3, KING: 2, CAVALLO: 2, FANTA: 2, MUST_OVERTRUMP: 1}
+
+
+# ---- cards ----------------------------------------------------------------------------------------------
+def card_suit(card: str) -> str:
+    """The suit for following: S H D C, ``T`` for the trumps (Miseria included), ``F`` for the Fuggitivo."""
+    return "F" if card == FU else suit_of(card)
+
+
+def is_trump(card: str) -> bool:
+    return card != FU and suit_of(card) == TRUMP
+
+
+def trump_number(card: str) -> int:
+    return int(card[1:])
+
+
+def is_pip(card: str) -> bool:
+    return not is_trump(card) and card != FU and rank_of(card) in PIP_RANKS
+
+
+def value(card: str) -> int:
+    return VALUES.get(card, 0)
+
+
+def card_points(pile: Iterable[str]) -> int:
+    """Counting in threes, closed form: each counting card scores value - 1, every three cards 1 more.
+
+    ``floor((N + 1) / 3)`` rounds a pile of 3k + 1 down and 3k + 2 up (the unpaid Fuggitivo, CHOICE).
+    """
+    cards = list(pile)
+    return sum(value(c) - 1 for c in cards if value(c)) + (len(cards) + 1) // 3
+
+
+def strength(card: str, led: str) -> tuple[int, int] | None:
+    """Any trump beats every plain card; the Fuggitivo never wins; plain cards only in the suit led."""
+    if card == FU:
+        return None
+    if is_trump(card):
+        return (1, trump_number(card))
+    if not is_trump(led) and led != FU and suit_of(card) == suit_of(led):
+        return (0, _RANK_INDEX[rank_of(card)])
+    return None
+
+
+SUIT_CARDS: dict[str, frozenset[str]] = {
+    s: frozenset(c for c in SICILIAN_63.cards if card_suit(c) == s) for s in (*PLAIN, TRUMP)
+}
+BLANK_ORDER = {c: i for i, c in enumerate(SICILIAN_63.cards)}
+
+
+def effective_led(trick: Trick) -> str | None:
+    """The card that sets what is led: the first card, or the one after a Fuggitivo led as a last card."""
+    for _, card in trick.plays:
+        if card != FU:
+            return card
+    return None
+
+
+def _higher(card: str, best: str) -> bool:
+    """Whether ``card`` beats ``best`` within one suit (both trumps, or both of one plain suit)."""
+    if is_trump(card):
+        return trump_number(card) > trump_number(best)
+    return _RANK_INDEX[rank_of(card)] > _RANK_INDEX[rank_of(best)]
+
+
+# ---- options ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _OptionalInt(Option):
+    """A whole number, or ``None`` for "no such limit"."""
+
+    def check(self, value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidOptions(
+                "options.invalid", f"option {self.name!r} must be a whole number or null", field=self.name
+            )
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidOptions(
+                "options.invalid", f"option {self.name!r} must be at least {self.minimum}", field=self.name
+            )
+        return value
+
+
+@dataclass(frozen=True)
+class _CardList(Option):
+    """A list of card codes of the 63-card deck, kept as a tuple in deck order."""
+
+    def check(self, value: Any) -> Any:
+        if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
+            raise InvalidOptions(
+                "options.invalid", f"option {self.name!r} must be a list of card codes", field=self.name
+            )
+        unknown = [c for c in value if c not in SICILIAN_63]
+        if unknown:
+            raise InvalidOptions(
+                "options.invalid", f"option {self.name!r}: {unknown[0]!r} is not a card", field=self.name
+            )
+        return SICILIAN_63.sort(set(value))
+
+
+RULESET = Ruleset(
+    (
+        Option(
+            "abandon_rule",
+            "unanimous",
+            "unanimous: three pessimistic calls (vado/offro) throw the deal in free, the first tengo plays "
+            "it, the first piglio pays the offer it names, closing otherwise plays; silence_consents: "
+            "closing with a vado/offro standing also throws it in free; offers_only: only a piglio throws "
+            "it in.",
+            choices=("unanimous", "silence_consents", "offers_only"),
+        ),
+        _OptionalInt(
+            "max_offer",
+            None,
+            "Highest offro accepted (refused above it); null: no cap, an offer above 10 is recorded with a "
+            "warning verdict.",
+            minimum=1,
+        ),
+        _CardList("discard_forbidden", (), "Cards the dealer may not discard (an irregularity if he does)."),
+        Option(
+            "must_trump_when_void",
+            True,
+            "A player void in the plain suit led must play a trump if he has one.",
+            kind=bool,
+        ),
+        Option(
+            "must_overtrump",
+            False,
+            "A player must beat the best card of the suit led (or the best trump, when trumping or on a "
+            "trump lead) if he can; a plain card need not beat once a trump is in the trick.",
+            kind=bool,
+        ),
+        Option(
+            "fanta_rule_scope",
+            "same_trick",
+            "same_trick: the Fanta is due from a player after its King in the same trick; rest_of_deal: in "
+            "every trick of that suit (followers) once its King has been played to a trick of its suit.",
+            choices=("same_trick", "rest_of_deal"),
+        ),
+        Option(
+            "fuggitivo_overrides_obligations",
+            False,
+            "The Fuggitivo may be played even where the King, Cavallo or Fanta rule binds the player.",
+            kind=bool,
+        ),
+        Option(
+            "fuggitivo_unpaid",
+            "keep",
+            "keep: an owner with no blank to give keeps the Fuggitivo (piles rounded); surrender: he gives "
+            "the Fuggitivo itself to that trick's winner.",
+            choices=("keep", "surrender"),
+        ),
+        Option(
+            "fuggitivo_last_trick",
+            "keep",
+            "keep: the owner keeps the Fuggitivo on the last trick too; lost: played to the last trick it "
+            "goes to that trick's winner.",
+            choices=("keep", "lost"),
+        ),
+        Option("deals", 12, "Deals in the match, agreed before the start.", kind=int, minimum=1),
+        Option(
+            "abandoned_deals_count",
+            True,
+            "An abandoned deal counts toward the agreed number of deals.",
+            kind=bool,
+        ),
+        _OptionalInt(
+            "stake_per_point",
+            None,
+            "Stake units per point for the final settlement (total x stake); null: totals only.",
+            minimum=1,
+        ),
+    )
+)
+
+
+# ---- state --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CallRecord:
+    """One auction call as spoken: who, what, the offer's value, the offerer a piglio accepts."""
+
+    seat: int
+    call: str
+    value: int | None = None
+    target: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "call": self.call, "value": self.value, "target": self.target}
+
+
+@dataclass(frozen=True)
+class CavalloWatch:
+    """Deal unknown: ``seat`` played ``start`` (a pip of ``suit``, or the Fuggitivo) to the first trick of
+    ``suit``. It broke the Cavallo rule if his cards of the suit were then exactly the Cavallo and one pip,
+    which his later plays of the suit (``later``) tell once no card of the suit can still be in his hand."""
+
+    seat: int
+    suit: str
+    start: str
+    move_index: int
+    trick: int
+    later: tuple[str, ...] = ()
+
+    def broken(self) -> bool | None:
+        """True: rule broken; False: it was not; None: not known yet."""
+        cavallo = "N" + self.suit
+        others = [c for c in self.later if c != cavallo]
+        if self.start == FU:
+            if any(not is_pip(c) for c in others) or len(others) > 1:
+                return False
+            return None if cavallo not in self.later or not others else True
+        if others:
+            return False
+        return None if cavallo not in self.later else True
+
+    def status(self, gone: frozenset[str]) -> str:
+        """``broken`` (proved), ``clear`` (cannot be proved any more) or ``open``, given the cards gone."""
+        broken = self.broken()
+        cavallo = "N" + self.suit
+        if broken is False or (cavallo in gone and cavallo not in self.later):
+            return "clear"
+        if broken and SUIT_CARDS[self.suit] <= gone:
+            return "broken"
+        return "open"
+
+    def verdict(self, proved_at: int) -> Verdict:
+        what = "the Fuggitivo" if self.start == FU else self.start
+        return Verdict(
+            CAVALLO,
+            self.seat,
+            self.trick,
+            f"seat {self.seat} held only the Cavallo and one pip of {self.suit} in the first {self.suit} "
+            f"trick (trick {self.trick}) and played {what} instead of the Cavallo",
+            self.move_index,
+            proved_at=proved_at,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class TarocchiState(HandState):
+    calls: tuple[CallRecord, ...] = ()
+    auction: str | None = None  # played, abandoned_free, abandoned_offer (None while open)
+    accepted: tuple[int, int, int] | None = None  # offerer, accepter, value of the offer taken
+    monte: tuple[str, ...] | None = None  # the three cards the dealer takes, where known
+    discard: tuple[str, ...] | None = None  # None: not recorded (moves-only), known from the play at the end
+    discard_index: int | None = None
+    play: TrickPlay | None = None
+    watches: tuple[CavalloWatch, ...] = ()
+    deferred: tuple[Verdict, ...] = ()
+    claimed: tuple[tuple[str, ...], ...] | None = None  # remaining cards by seat at an accepted claim
+
+    @property
+    def trickplay(self) -> TrickPlay:
+        if self.play is None:
+            raise AssertionError("no play yet")
+        return self.play
+
+    @property
+    def spoken(self) -> frozenset[int]:
+        return frozenset(c.seat for c in self.calls)
+
+
+@dataclass(frozen=True)
+class Spot:
+    """What the player to act faces in the current trick."""
+
+    led: str | None  # the card that sets what is led (None: he leads)
+    lead_suit: str | None
+    opened: frozenset[str]  # plain suits led in earlier tricks
+    best: str | None  # the best card so far of the suit led, while no trump beats it (plain lead)
+    best_trump: str | None  # the highest trump in the trick
+    king_shown: bool  # the Fanta rule applies to the suit led
+
+    @property
+    def first(self) -> bool:
+        """This trick is the first one of its (plain) suit."""
+        return self.lead_suit in PLAIN and self.lead_suit not in self.opened
+
+
+@dataclass(frozen=True)
+class Obligation:
+    card: str
+    rule: str
+
+
+# ---- the game -----------------------------------------------------------------------------------------
+class Tarocchi(Game[TarocchiState]):
+    """Sicilian Tarocchi for three: auction, discard, twenty tricks, 109 points."""
+
+    name: ClassVar[str] = "tarocchi"
+    title: ClassVar[str] = "Tarocchi siciliani (3 giocatori)"
+    deck: ClassVar[Deck] = SICILIAN_63
+    seat_counts: ClassVar[tuple[int, ...]] = (3,)
+    ruleset: ClassVar[Ruleset] = RULESET
+    score_unit: ClassVar[str] = "points"
+
+    # ---- set-up ---------------------------------------------------------------------------------------
+    def _initial(
+        self, options: dict[str, Any], seats: int, dealer: int, context: dict[str, Any]
+    ) -> TarocchiState:
+        return TarocchiState(options=options, seats=seats, dealer=dealer, context=context)
+
+    def deal_shape(self, state: TarocchiState) -> tuple[tuple[int, ...], int]:
+        """Twenty cards each (fifteen before the auction, five after) and the dealer's three."""
+        return (HAND_SIZE,) * state.seats, STOCK_SIZE
+
+    def _after_deal(self, state: TarocchiState, deal: Deal) -> TarocchiState:
+        holdings = state.hands
+        if holdings.hands is not None and not holdings.stock:
+            # The three cards the hands do not hold are the dealer's: the stock need not be keyed.
+            held = frozenset().union(*holdings.hands)
+            holdings = replace(holdings, stock=holdings.deck - held)
+        return replace(state, holdings=holdings, phase="auction")
+
+    def moves_only(self, moves: Sequence[Move]) -> list[Move]:
+        """Without the deal the dealer's discard is recorded as a count: its cards are seen at the end."""
+        out: list[Move] = []
+        for m in moves:
+            if isinstance(m, Deal):
+                out.append(Deal(hands=None))
+            elif isinstance(m, Exchange) and m.discard:
+                out.append(Exchange(seat=m.seat, count=len(m.discard)))
+            else:
+                out.append(m)
+        return out
+
+    # ---- whose move -----------------------------------------------------------------------------------
+    def actors(self, state: TarocchiState, move: Move) -> frozenset[int | None]:
+        if isinstance(move, Call) and state.phase == "auction":
+            return frozenset[int | None](s for s in range(state.seats) if s not in state.spoken) | {None}
+        if isinstance(move, Exchange) and state.phase == "discard":
+            return frozenset({state.dealer})
+        if isinstance(move, PlayCard) and state.phase == "play":
+            return frozenset({state.trickplay.to_play()})
+        return frozenset()
+
+    def to_act(self, state: TarocchiState) -> frozenset[int]:
+        if state.over:
+            return frozenset()
+        if state.phase == "auction":
+            return frozenset(s for s in range(state.seats) if s not in state.spoken)
+        if state.phase == "discard":
+            return frozenset({state.dealer})
+        if state.phase == "play":
+            return frozenset({state.trickplay.to_play()})
+        return frozenset()
+
+    def _legal(self, state: TarocchiState) -> list[Move]:
+        if state.phase == "auction":
+            return self._legal_calls(state)
+        if state.phase == "discard":
+            if not state.deal_known:
+                return [Exchange(seat=state.dealer, count=STOCK_SIZE)]
+            forbidden = set(state.options["discard_forbidden"])
+            hand = self.deck.sort(state.hands.hand(state.dealer) - forbidden)
+            return [Exchange(seat=state.dealer, discard=d) for d in itertools.combinations(hand, STOCK_SIZE)]
+        if state.phase == "play":
+            return self._legal_plays(state)
+        return []
+
+    def _legal_calls(self, state: TarocchiState) -> list[Move]:
+        cap = state.options["max_offer"]
+        top = USUAL_OFFER_LIMIT if cap is None else min(cap, USUAL_OFFER_LIMIT)
+        offers = self._standing_offers(state)
+        moves: list[Move] = []
+        for seat in range(state.seats):
+            if seat in state.spoken:
+                continue
+            moves.append(Call(seat=seat, call="vado"))
+            moves.extend(Call(seat=seat, call="offro", value=x) for x in range(1, top + 1))
+            moves.extend(Call(seat=seat, call="piglio", target=o) for o in sorted(offers) if o != seat)
+            moves.append(Call(seat=seat, call="tengo"))
+        moves.append(Call(seat=None, call="close"))
+        return moves
+
+    def _legal_plays(self, state: TarocchiState) -> list[Move]:
+        seat = state.trickplay.to_play()
+        if state.deal_known:
+            hand = self.deck.sort(state.hands.hand(seat))
+            return [PlayCard(seat=seat, card=c) for c in hand if self.violation(state, seat, c) is None]
+        # Deal unknown: any card still out that the recorded plays do not already rule out.
+        out: list[Move] = []
+        for card in self.deck.sort(state.hands.deck - state.hands.gone):
+            move = PlayCard(seat=seat, card=card)
+            try:
+                _, verdicts = self._play(state, move)
+            except ImpossibleMove:
+                continue
+            if not verdicts:
+                out.append(move)
+        return out
+
+    # ---- moves ----------------------------------------------------------------------------------------
+    def _apply(self, state: TarocchiState, move: Move) -> tuple[TarocchiState, list[Verdict]]:
+        if isinstance(move, Call):
+            return self._call(state, move)
+        if isinstance(move, Exchange):
+            return self._exchange(state, move)
+        if isinstance(move, PlayCard):
+            return self._play(state, move)
+        raise AssertionError(f"unexpected move {move!r}")  # actors() lets nothing else through
+
+    # ---- the auction ----------------------------------------------------------------------------------
+    @staticmethod
+    def _standing_offers(state: TarocchiState) -> dict[int, int]:
+        return {c.seat: c.value for c in state.calls if c.call == "offro" and c.value is not None}
+
+    def _call(self, state: TarocchiState, move: Call) -> tuple[TarocchiState, list[Verdict]]:
+        call = move.call
+        if call not in CALLS:
+            raise ImpossibleMove(
+                "tarocchi.call_unknown", f"unknown call {call!r} (one of {', '.join(CALLS)})", field="call"
+            )
+        if move.suit is not None:
+            raise ImpossibleMove("tarocchi.call_field", "no Tarocchi call names a suit", field="suit")
+        if (call == "close") != (move.seat is None):
+            raise ImpossibleMove(
+                "tarocchi.call_seat",
+                "the table closes the auction (no seat); every other call is a seat's",
+                field="seat",
+            )
+        if call != "offro" and move.value is not None:
+            raise ImpossibleMove("tarocchi.call_field", f"{call} takes no value", field="value")
+        if call != "piglio" and move.target is not None:
+            raise ImpossibleMove("tarocchi.call_field", f"{call} names no offer", field="target")
+        if call == "close":
+            return self._resolve(state, self._closing_outcome(state)), []
+        assert move.seat is not None
+        seat = move.seat
+        verdicts: list[Verdict] = []
+        if call == "offro":
+            verdicts = self._check_offer(state, seat, move.value)
+        if call == "piglio":
+            self._check_piglio(state, seat, move.target)
+        record = CallRecord(seat, call, move.value, move.target)
+        state = replace(state, calls=state.calls + (record,))
+        if call == "tengo":
+            return self._resolve(state, "played"), verdicts
+        if call == "piglio":
+            assert move.target is not None
+            offer = self._standing_offers(state)[move.target]
+            state = replace(state, accepted=(move.target, seat, offer))
+            return self._resolve(state, "abandoned_offer"), verdicts
+        if len(state.spoken) == state.seats:
+            # Three pessimistic calls and nobody left to accept: the rule decides.
+            free = state.options["abandon_rule"] != "offers_only"
+            return self._resolve(state, "abandoned_free" if free else "played"), verdicts
+        return state, verdicts
+
+    def _check_offer(self, state: TarocchiState, seat: int, offer: int | None) -> list[Verdict]:
+        if offer is None or offer < 1:
+            raise ImpossibleMove(
+                "tarocchi.offer_value", "offro needs a whole number of points, 1 or more", field="value"
+            )
+        cap = state.options["max_offer"]
+        if cap is not None and offer > cap:
+            raise ImpossibleMove(
+                "tarocchi.offer_cap", f"this table caps offers at {cap} points", field="value"
+            )
+        if cap is None and offer > USUAL_OFFER_LIMIT:
+            return [
+                Verdict(
+                    OFFER_HIGH,
+                    seat,
+                    None,
+                    f"seat {seat} offers {offer} points, above the usual limit of {USUAL_OFFER_LIMIT}",
+                    state.move_index,
+                )
+            ]
+        return []
+
+    def _check_piglio(self, state: TarocchiState, seat: int, target: int | None) -> None:
+        offers = self._standing_offers(state)
+        if not any(o != seat for o in offers):
+            raise ImpossibleMove(
+                "tarocchi.no_offer", "piglio accepts an offer, and no other player offered", field="call"
+            )
+        if target is None:
+            raise ImpossibleMove(
+                "tarocchi.piglio_target", "piglio names the offer it takes (the offerer)", field="target"
+            )
+        if target == seat:
+            raise ImpossibleMove("tarocchi.own_offer", "a player cannot take his own offer", field="target")
+        if target not in offers:
+            raise ImpossibleMove("tarocchi.no_offer", f"seat {target} made no offer", field="target")
+
+    def _closing_outcome(self, state: TarocchiState) -> str:
+        pessimist = any(c.call in PESSIMISTIC for c in state.calls)
+        if state.options["abandon_rule"] == "silence_consents" and pessimist:
+            return "abandoned_free"
+        return "played"
+
+    def _resolve(self, state: TarocchiState, outcome: str) -> TarocchiState:
+        if outcome != "played":
+            return replace(state, auction=outcome, phase="over", over=True)
+        # The five more cards are dealt and the dealer takes the three left (already in the recorded deal).
+        holdings = state.hands
+        monte = self.deck.sort(holdings.stock) if holdings.known else None
+        holdings = holdings.add(state.dealer, monte or (), count=STOCK_SIZE)
+        return replace(state, auction=outcome, phase="discard", holdings=holdings, monte=monte)
+
+    # ---- the discard ----------------------------------------------------------------------------------
+    def _exchange(self, state: TarocchiState, move: Exchange) -> tuple[TarocchiState, list[Verdict]]:
+        dealer = state.dealer
+        holdings = state.hands
+        verdicts: list[Verdict] = []
+        discard: tuple[str, ...] | None = None
+        if move.take:
+            self._check_take(state, move.take)
+        if move.discard:
+            if len(move.discard) != STOCK_SIZE or move.count not in (None, STOCK_SIZE):
+                raise ImpossibleMove(
+                    "tarocchi.discard_count", "the dealer discards exactly 3 cards", field="discard"
+                )
+            for card in move.discard:
+                self.deck.check(card, field="discard")
+            holdings = holdings.remove(dealer, move.discard, field="discard")
+            discard = self.deck.sort(move.discard)
+            verdicts = self._check_discard(state, discard, state.move_index, None)
+        else:
+            if state.deal_known:
+                raise ImpossibleMove(
+                    "tarocchi.discard_unknown",
+                    "with the deal recorded, name the 3 cards discarded",
+                    field="discard",
+                )
+            if move.count != STOCK_SIZE:
+                raise ImpossibleMove(
+                    "tarocchi.discard_count", "the dealer discards exactly 3 cards", field="count"
+                )
+            counts = list(holdings.counts)
+            counts[dealer] -= STOCK_SIZE
+            holdings = replace(holdings, counts=tuple(counts))
+        play = TrickPlay.start(state.seats, state.next_seat(dealer))
+        new = replace(
+            state,
+            holdings=holdings,
+            discard=discard,
+            discard_index=state.move_index,
+            play=play,
+            phase="play",
+        )
+        return new, verdicts
+
+    def _check_take(self, state: TarocchiState, take: tuple[str, ...]) -> None:
+        for card in take:
+            self.deck.check(card, field="take")
+        if len(take) != STOCK_SIZE or len(set(take)) != STOCK_SIZE:
+            raise ImpossibleMove("tarocchi.take", "the dealer takes the 3 cards left", field="take")
+        if state.monte is not None:
+            if set(take) != set(state.monte):
+                raise ImpossibleMove(
+                    "tarocchi.take", "the recorded deal leaves other cards to the dealer", field="take"
+                )
+        else:
+            for card in take:
+                state.hands.check_available(card, field="take")
+
+    def _check_discard(
+        self, state: TarocchiState, discard: Sequence[str], index: int, proved_at: int | None
+    ) -> list[Verdict]:
+        bad = [c for c in discard if c in state.options["discard_forbidden"]]
+        if not bad:
+            return []
+        message = f"the dealer (seat {state.dealer}) discarded {', '.join(bad)}, which may not be discarded"
+        return [Verdict(DISCARD_FORBIDDEN, state.dealer, None, message, index, proved_at=proved_at)]
+
+    # ---- play -----------------------------------------------------------------------------------------
+    def spot(self, state: TarocchiState) -> Spot:
+        """The situation of the player to act in the current trick."""
+        play = state.trickplay
+        opened = frozenset(
+            card_suit(led) for t in play.done if (led := effective_led(t)) is not None and not is_trump(led)
+        )
+        led = effective_led(play.current)
+        if led is None:
+            return Spot(None, None, opened, None, None, False)
+        lead_suit = card_suit(led)
+        trumps = [c for c in play.current.cards if is_trump(c)]
+        best_trump = max(trumps, key=trump_number) if trumps else None
+        best = None
+        if lead_suit in PLAIN and best_trump is None:
+            suited = [c for c in play.current.cards if card_suit(c) == lead_suit]
+            best = max(suited, key=lambda c: _RANK_INDEX[rank_of(c)])
+        return Spot(led, lead_suit, opened, best, best_trump, self._king_shown(state, lead_suit))
+
+    def _king_shown(self, state: TarocchiState, suit: str) -> bool:
+        if suit not in PLAIN:
+            return False
+        play = state.trickplay
+        tricks: tuple[Trick, ...] = (play.current,)
+        if state.options["fanta_rule_scope"] == "rest_of_deal":
+            tricks = (*play.done, play.current)
+        king = "K" + suit
+        for t in tricks:
+            led = effective_led(t)
+            if led is not None and card_suit(led) == suit and king in t.cards:
+                return True
+        return False
+
+    @staticmethod
+    def _opening_obligation(cards: Iterable[str], suit: str) -> Obligation | None:
+        """Rules (i) and (ii) for the first trick of ``suit``, given the player's cards of that suit."""
+        mine = set(cards)
+        if "K" + suit in mine:
+            return Obligation("K" + suit, KING)
+        if len(mine) == 2 and "N" + suit in mine and all(is_pip(c) for c in mine - {"N" + suit}):
+            return Obligation("N" + suit, CAVALLO)
+        return None
+
+    def _obligation(self, spot: Spot, hand: frozenset[str], suit: str, leading: bool) -> Obligation | None:
+        """The card the special rules require of this player in a trick of ``suit``, if any."""
+        if suit not in PLAIN:
+            return None
+        mine = [c for c in hand if card_suit(c) == suit]
+        if suit not in spot.opened:
+            found = self._opening_obligation(mine, suit)
+            if found is not None:
+                return found
+        if not leading and spot.king_shown and "J" + suit in hand:
+            return Obligation("J" + suit, FANTA)
+        return None
+
+    def violation(self, state: TarocchiState, seat: int, card: str) -> tuple[str, str] | None:
+        """Deal known: the rule ``seat`` would break by playing ``card`` now (the first one that applies)."""
+        hand = state.hands.hand(seat)
+        spot = self.spot(state)
+        n = state.trickplay.number
+        options = state.options
+        if spot.led is None:
+            if card == FU:
+                if len(hand) > 1:
+                    return FUGGITIVO_LEAD, f"seat {seat} led the Fuggitivo to trick {n} holding other cards"
+                return None
+            suit = card_suit(card)
+            found = self._obligation(spot, hand, suit, leading=True)
+            if found is not None and card != found.card:
+                return found.rule, self._obligation_message(seat, found, n, card)
+            return None
+        lead = spot.lead_suit
+        assert lead is not None
+        mine = [c for c in hand if card_suit(c) == lead]
+        if card == FU:
+            if not options["fuggitivo_overrides_obligations"]:
+                found = self._obligation(spot, hand, lead, leading=False)
+                if found is not None:
+                    return found.rule, self._obligation_message(seat, found, n, card)
+            return None
+        if card_suit(card) != lead:
+            if mine:
+                return FOLLOW_SUIT, f"seat {seat} did not follow {lead} to trick {n} while holding it"
+            trumps = [c for c in hand if is_trump(c)]
+            if lead != TRUMP and options["must_trump_when_void"] and not is_trump(card) and trumps:
+                return (
+                    MUST_TRUMP,
+                    f"seat {seat}, void in {lead}, did not trump trick {n} while holding trumps",
+                )
+            if is_trump(card) and options["must_overtrump"] and spot.best_trump is not None:
+                best = spot.best_trump
+                if not _higher(card, best) and any(_higher(t, best) for t in trumps):
+                    return MUST_OVERTRUMP, f"seat {seat} did not overtrump {best} in trick {n} though able"
+            return None
+        found = self._obligation(spot, hand, lead, leading=False)
+        if found is not None:
+            if card != found.card:
+                return found.rule, self._obligation_message(seat, found, n, card)
+            return None
+        if options["must_overtrump"]:
+            beat = spot.best_trump if lead == TRUMP else spot.best
+            if beat is not None and not _higher(card, beat) and any(_higher(c, beat) for c in mine):
+                return MUST_OVERTRUMP, f"seat {seat} did not beat {beat} in trick {n} though able"
+        return None
+
+    @staticmethod
+    def _obligation_message(seat: int, found: Obligation, trick: int, card: str) -> str:
+        why = {
+            KING: "the King in the first trick of its suit",
+            CAVALLO: "the Cavallo, held with a single pip, in the first trick of its suit",
+            FANTA: "the Fanta after its King",
+        }[found.rule]
+        return f"seat {seat} played {card} to trick {trick} but owed {found.card} ({why})"
+
+    def _play(self, state: TarocchiState, move: PlayCard) -> tuple[TarocchiState, list[Verdict]]:
+        assert move.seat is not None
+        seat, card = move.seat, move.card
+        self.deck.check(card)
+        holdings = state.hands.remove(seat, [card])
+        index = state.move_index
+        verdicts: list[Verdict] = []
+        if state.deal_known:
+            found = self.violation(state, seat, card)
+            if found is not None:
+                verdicts.append(Verdict(found[0], seat, state.trickplay.number, found[1], index))
+            new = replace(state, holdings=holdings, play=self._advance(state.trickplay, seat, card))
+        else:
+            new, verdicts = self._play_unknown(state, seat, card, holdings)
+        if all(c == 0 for c in holdings.counts):
+            new = replace(new, over=True, phase="over")
+            if not new.deal_known:
+                new, more = self._flush(new, index)
+                verdicts += more
+        return new, verdicts
+
+    @staticmethod
+    def _advance(play: TrickPlay, seat: int, card: str) -> TrickPlay:
+        """Add the card; a full trick goes to its best card (the Fuggitivo never wins)."""
+        plays = play.current.plays + ((seat, card),)
+        trick = replace(play.current, plays=plays)
+        if len(plays) < play.seats:
+            return replace(play, current=trick)
+        led = effective_led(trick)
+        assert led is not None
+        return play.close(trick, winner_of(plays, strength, led=led))
+
+    # ---- moves-only: what each play asserts and what later plays prove ---------------------------------
+    def _play_unknown(
+        self, state: TarocchiState, seat: int, card: str, holdings: Holdings
+    ) -> tuple[TarocchiState, list[Verdict]]:
+        index = state.move_index
+        n = state.trickplay.number
+        spot = self.spot(state)
+        verdicts: list[Verdict] = []
+        if spot.led is None and card == FU and state.hands.counts[seat] > 1:
+            message = f"seat {seat} led the Fuggitivo to trick {n} holding other cards"
+            verdicts.append(Verdict(FUGGITIVO_LEAD, seat, n, message, index))
+        pending, found = prove(state, seat, (f"suit:{card_suit(card)}", f"card:{card}"), index)
+        watches = tuple(
+            replace(w, later=w.later + (card,)) if w.seat == seat and w.suit == card_suit(card) else w
+            for w in state.watches
+        )
+        new_pending, new_watches = self._assertions(state, spot, seat, card, holdings)
+        gone = holdings.gone
+        open_watches: list[CavalloWatch] = []
+        for w in watches + new_watches:
+            status = w.status(gone)
+            if status == "broken":
+                found.append(w.verdict(index))
+            elif status == "open":
+                open_watches.append(w)
+        watches = tuple(open_watches)
+        pending = tuple(p for p in pending + new_pending if self._provable(p.key, gone))
+        new = replace(
+            state,
+            holdings=holdings,
+            play=self._advance(state.trickplay, seat, card),
+            pending=pending,
+            watches=watches,
+        )
+        new, settled = self._settle(new, found, final=False)
+        return new, verdicts + settled
+
+    def _assertions(
+        self, state: TarocchiState, spot: Spot, seat: int, card: str, holdings: Holdings
+    ) -> tuple[tuple[Pending, ...], tuple[CavalloWatch, ...]]:
+        """What the play of ``card`` says about the hand it came from, to be proved false later."""
+        index, n = state.move_index, state.trickplay.number
+        options = state.options
+        gone = holdings.gone
+        out: list[Pending] = []
+        watches: list[CavalloWatch] = []
+
+        def owe(key_card: str, rule: str, message: str) -> None:
+            if key_card not in gone:
+                out.append(Pending(seat, f"card:{key_card}", rule, message, index, n))
+
+        def obligations(suit: str, leading: bool) -> None:
+            if suit not in spot.opened:
+                king = "K" + suit
+                if card != king:
+                    owe(
+                        king,
+                        KING,
+                        f"seat {seat} played {card} to trick {n} but owed {king} (the King in "
+                        f"the first trick of its suit)",
+                    )
+                if (card == FU or (is_pip(card) and card_suit(card) == suit)) and "N" + suit not in gone:
+                    watches.append(CavalloWatch(seat, suit, card, index, n))
+            fanta = "J" + suit
+            if not leading and spot.king_shown and card != fanta:
+                owe(
+                    fanta,
+                    FANTA,
+                    f"seat {seat} played {card} to trick {n} but owed {fanta} (the Fanta after its King)",
+                )
+
+        if spot.led is None:
+            if card != FU and card_suit(card) in PLAIN:
+                obligations(card_suit(card), leading=True)
+            return tuple(out), tuple(watches)
+        lead = spot.lead_suit
+        assert lead is not None
+        if card == FU:
+            if lead in PLAIN and not options["fuggitivo_overrides_obligations"]:
+                obligations(lead, leading=False)
+            return tuple(out), tuple(watches)
+        if card_suit(card) != lead:
+            message = f"seat {seat} did not follow {lead} to trick {n} while holding it"
+            out.append(Pending(seat, f"suit:{lead}", FOLLOW_SUIT, message, index, n))
+            if lead != TRUMP and options["must_trump_when_void"] and not is_trump(card):
+                message = f"seat {seat}, void in {lead}, did not trump trick {n} while holding trumps"
+                out.append(Pending(seat, f"suit:{TRUMP}", MUST_TRUMP, message, index, n))
+            best_trump = spot.best_trump
+            if is_trump(card) and options["must_overtrump"] and best_trump and not _higher(card, best_trump):
+                self._owe_higher(out, seat, card, best_trump, index, n, gone)
+            return tuple(out), tuple(watches)
+        if lead in PLAIN:
+            obligations(lead, leading=False)
+        # The card the rules force on whoever holds it: then no duty to beat applies (see violation()).
+        forced = card == "K" + lead or (card == "J" + lead and spot.king_shown)
+        if options["must_overtrump"] and not forced:
+            best = spot.best_trump if lead == TRUMP else spot.best
+            if best is not None and not _higher(card, best):
+                self._owe_higher(out, seat, card, best, index, n, gone)
+        return tuple(out), tuple(watches)
+
+    @staticmethod
+    def _owe_higher(
+        out: list[Pending], seat: int, card: str, best: str, index: int, n: int, gone: frozenset[str]
+    ) -> None:
+        message = f"seat {seat} did not beat {best} in trick {n} though able"
+        for higher in sorted(SUIT_CARDS[card_suit(best)] - gone):
+            if _higher(higher, best):
+                out.append(Pending(seat, f"card:{higher}", MUST_OVERTRUMP, message, index, n))
+
+    @staticmethod
+    def _provable(key: str, gone: frozenset[str]) -> bool:
+        kind, _, what = key.partition(":")
+        if kind == "card":
+            return what not in gone
+        return not SUIT_CARDS[what] <= gone
+
+    def _settle(
+        self, state: TarocchiState, found: list[Verdict], *, final: bool
+    ) -> tuple[TarocchiState, list[Verdict]]:
+        """Report each proved move once, under the most fundamental rule it broke.
+
+        A move whose proof names a lesser rule while a greater one may still be proved (a void in the suit
+        led shown false after a void in trumps) waits; at the end of the hand everything left is reported.
+        """
+        pending, watches = state.pending, state.watches
+        deferred = list(state.deferred)
+        by_move: dict[int, list[Verdict]] = {}
+        for v in [*deferred, *found]:
+            by_move.setdefault(v.move_index, []).append(v)
+        out: list[Verdict] = []
+        keep: list[Verdict] = []
+        for index in sorted(by_move):
+            best = max(by_move[index], key=lambda v: PRIORITY.get(v.rule, 0))
+            rank = PRIORITY.get(best.rule, 0)
+            blocking = not final and (
+                any(p.move_index == index and PRIORITY[p.rule] > rank for p in pending)
+                or any(w.move_index == index and PRIORITY[CAVALLO] > rank for w in watches)
+            )
+            if blocking:
+                keep.append(best)
+                pending = tuple(p for p in pending if p.move_index != index or PRIORITY[p.rule] > rank)
+                continue
+            out.append(best)
+            pending = tuple(p for p in pending if p.move_index != index)
+            watches = tuple(w for w in watches if w.move_index != index)
+        return replace(state, pending=pending, watches=watches, deferred=tuple(keep)), out
+
+    def _flush(self, state: TarocchiState, index: int) -> tuple[TarocchiState, list[Verdict]]:
+        """The last card is down (deal unknown): every open question has its answer."""
+        found = [w.verdict(index) for w in state.watches if w.broken()]
+        state = replace(state, watches=(), pending=())
+        state, out = self._settle(state, found, final=True)
+        if state.discard is None and state.discard_index is not None:
+            out += self._check_discard(state, self._discard_of(state), state.discard_index, index)
+        return state, out
+
+    # ---- claims ---------------------------------------------------------------------------------------
+    def can_claim(self, state: TarocchiState, seat: int) -> bool:
+        """The player on lead, between tricks; without the deal only once the discard is recorded and the
+        Fuggitivo is out of the hands (otherwise the cards claimed are not known)."""
+        if state.over or state.phase != "play" or not state.trickplay.leading:
+            return False
+        if state.trickplay.current.leader != seat:
+            return False
+        if state.deal_known:
+            return True
+        return state.discard is not None and FU in state.hands.gone
+
+    def _claim(self, state: TarocchiState, claim: Claim) -> TarocchiState:
+        remaining = HAND_SIZE - len(state.trickplay.done) if state.play is not None else 0
+        if claim.split is not None or claim.tricks not in (None, remaining):
+            raise ImpossibleMove(
+                "tarocchi.claim_all_only",
+                f"only a claim of all {remaining} remaining tricks is possible; any other is played out",
+                field="tricks",
+            )
+        return super()._claim(state, claim)
+
+    def _settle_claim(self, state: TarocchiState, claim: Claim) -> TarocchiState:
+        assert claim.seat is not None
+        holdings = state.hands
+        if holdings.hands is not None:
+            claimed = tuple(self.deck.sort(h) for h in holdings.hands)
+        else:
+            rest = self.deck.sort(holdings.deck - holdings.gone)
+            claimed = tuple(rest if s == claim.seat else () for s in range(state.seats))
+            # Open proofs cannot be completed without the cards: report what was proved, drop the rest.
+            state = replace(state, watches=(), pending=())
+            state, out = self._settle(state, [], final=True)
+            state = replace(state, verdicts=state.verdicts + tuple(out))
+        return replace(state, claimed=claimed, phase="over")
+
+    # ---- scoring --------------------------------------------------------------------------------------
+    def _discard_of(self, state: TarocchiState) -> tuple[str, ...]:
+        if state.discard is not None:
+            return state.discard
+        # Deal unknown: the three cards nobody played are the discard.
+        played = {c for t in state.trickplay.done for c in t.cards}
+        for hand in state.claimed or ():
+            played |= set(hand)
+        return self.deck.sort(state.hands.deck - played)
+
+    def piles(self, state: TarocchiState) -> tuple[list[list[str]], int, dict[str, Any] | None]:
+        """Each seat's captured cards (the discard with the dealer's), the last trick's winner, and what
+        became of the Fuggitivo."""
+        options = state.options
+        play = state.trickplay
+        piles: list[list[str]] = [[] for _ in range(state.seats)]
+        fugg: dict[str, Any] | None = None
+        for t in play.done:
+            assert t.winner is not None
+            for seat, card in t.plays:
+                last = t.number == HAND_SIZE
+                if card == FU and not (last and options["fuggitivo_last_trick"] == "lost"):
+                    piles[seat].append(card)
+                    fugg = {"owner": seat, "trick": t.number, "winner": t.winner}
+                else:
+                    piles[t.winner].append(card)
+                    if card == FU:
+                        fugg = {"owner": seat, "trick": t.number, "winner": t.winner, "lost": True}
+        last_winner = play.done[-1].winner if play.done else None
+        if state.claimed is not None:
+            claimer = state.settled_claim.seat if state.settled_claim is not None else None
+            assert claimer is not None
+            for seat, cards in enumerate(state.claimed):
+                for card in cards:
+                    if card == FU and seat != claimer:
+                        piles[seat].append(card)
+                        fugg = {"owner": seat, "trick": None, "winner": claimer}
+                    else:
+                        piles[claimer].append(card)
+            last_winner = claimer
+        assert last_winner is not None
+        piles[state.dealer].extend(self._discard_of(state))
+        if fugg is not None and not fugg.get("lost"):
+            owner, winner = fugg["owner"], fugg["winner"]
+            blanks = sorted((c for c in piles[owner] if value(c) == 0), key=BLANK_ORDER.__getitem__)
+            if blanks:
+                piles[owner].remove(blanks[0])
+                piles[winner].append(blanks[0])
+                fugg["paid"] = blanks[0]
+            elif options["fuggitivo_unpaid"] == "surrender":
+                piles[owner].remove(FU)
+                piles[winner].append(FU)
+                fugg["surrendered"] = True
+            else:
+                fugg["paid"] = None
+        return [list(self.deck.sort(p)) for p in piles], last_winner, fugg
+
+    def _result(self, state: TarocchiState) -> HandResult:
+        details: dict[str, Any] = {
+            "dealer": state.dealer,
+            "calls": [c.as_dict() for c in state.calls],
+            "auction": state.auction,
+        }
+        if state.auction != "played":
+            paid = [0] * state.seats
+            if state.accepted is not None:
+                offerer, accepter, offer = state.accepted
+                paid[offerer], paid[accepter] = -offer, offer
+                details["offer"] = {"offerer": offerer, "accepter": accepter, "value": offer}
+            details["abandon"] = "offer" if state.accepted is not None else "free"
+            return HandResult(outcome="abandoned", scores=tuple(paid), unit="points", details=details)
+        piles, last, fugg = self.piles(state)
+        counted = [card_points(p) for p in piles]
+        assert sum(len(p) for p in piles) == len(self.deck), "the piles must hold the whole deck"
+        assert sum(counted) == CARD_POINTS_TOTAL, f"card points {counted} must add up to 104"
+        bonus = [LAST_TRICK if s == last else 0 for s in range(state.seats)]
+        points = [c + b for c, b in zip(counted, bonus, strict=True)]
+        offsets = [-(DEALER_PAR if s == state.dealer else OTHER_PAR) for s in range(state.seats)]
+        scores: tuple[Score, ...] = tuple(p + o for p, o in zip(points, offsets, strict=True))
+        assert sum(scores) == 0
+        details.update(
+            {
+                "discard": list(self._discard_of(state)),
+                "piles": piles,
+                "card_points": counted,
+                "last_trick": last,
+                "points": points,
+                "offsets": offsets,
+                "fuggitivo": fugg,
+                "tricks_won": [state.trickplay.tricks_won(s) for s in range(state.seats)],
+                "tricks": [t.as_dict() for t in state.trickplay.done],
+                "claim": None if state.settled_claim is None else {"seat": state.settled_claim.seat},
+            }
+        )
+        return HandResult(outcome="played", scores=scores, unit="points", details=details)
+
+    # ---- the match ------------------------------------------------------------------------------------
+    def match_result(
+        self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]
+    ) -> MatchResult:
+        """A fixed number of deals with running totals; the highest total wins, equal totals share."""
+        opts = self.ruleset.validate(options)
+        totals: list[int] = [0] * seats
+        rows: list[dict[str, Any]] = []
+        counted = 0
+        for number, result in enumerate(results, start=1):
+            counts = result.outcome == "played" or opts["abandoned_deals_count"]
+            counted += 1 if counts else 0
+            scores = [int(s) for s in result.scores]
+            totals = [t + s for t, s in zip(totals, scores, strict=True)]
+            rows.append(
+                {
+                    "deal": number,
+                    "counted": counts,
+                    "dealer": result.details.get("dealer"),
+                    "outcome": result.outcome,
+                    "abandon": result.details.get("abandon"),
+                    "offer": result.details.get("offer"),
+                    "card_points": result.details.get("card_points"),
+                    "last_trick": result.details.get("last_trick"),
+                    "points": result.details.get("points"),
+                    "offsets": result.details.get("offsets"),
+                    "scores": scores,
+                    "totals": list(totals),
+                }
+            )
+        finished = counted >= opts["deals"]
+        winners: tuple[int, ...] = ()
+        if finished:
+            top = max(totals)
+            winners = tuple(s for s in range(seats) if totals[s] == top)
+        details: dict[str, Any] = {"deals": opts["deals"], "deals_counted": counted}
+        stake = opts["stake_per_point"]
+        if stake is not None:
+            details["settlement"] = [t * stake for t in totals]
+        final: tuple[Score, ...] = tuple(totals)
+        return MatchResult(
+            totals=final, finished=finished, winners=winners, rows=tuple(rows), details=details
+        )
