@@ -631,6 +631,12 @@ class LHombre(Game[LHombreState]):
         holdings = state.hands.remove(seat, (card,))
         tp = tp.play(seat, card, ombre.strength(trump))
         over = len(tp.done) == TRICKS
+        if over and state.declared is not None and not state.deal_known:
+            mine = frozenset(c for t in tp.done for s, c in t.plays if s == state.hombre)
+            if deduced_run(mine, frozenset(), trump, complete=True) != len(state.declared):
+                raise ImpossibleMove(
+                    "lhombre.matadors_wrong", "the hombre's cards played contradict the run he declared"
+                )
         new = replace(
             state,
             holdings=holdings,
