@@ -253,16 +253,17 @@ class Tressette(Game[TressetteState]):
     def apply(self, state: TressetteState, move: Move) -> Step[TressetteState]:
         """As the core, with Tressette's own codes for a declaration out of its window, a call that is not
         used at this table and a claim whose terms do not fit."""
-        if (not state.over and state.phase == "play" and state.claim is None and isinstance(move.seat, int)
-                and not isinstance(move.seat, bool) and 0 <= move.seat < state.seats):
-            if isinstance(move, Declare) and not self.in_window(state, move.seat):
+        seat = getattr(move, "seat", None)
+        if (isinstance(move, Move) and not state.over and state.phase == "play" and state.claim is None
+                and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats):
+            if isinstance(move, Declare) and not self.in_window(state, seat):
                 raise ImpossibleMove(
                     "tressette.window",
-                    f"seat {move.seat} can no longer declare: the buongioco window is "
+                    f"seat {seat} can no longer declare: the buongioco window is "
                     f"{_window_words(state.options['declaration_window'])}", field="type")
             if isinstance(move, Call):
                 self._check_call(state, move)
-            if isinstance(move, Claim) and self.can_claim(state, move.seat):
+            if isinstance(move, Claim) and self.can_claim(state, seat):
                 self._check_claim(state, move)
         return super().apply(state, move)
 

@@ -11,7 +11,7 @@ import pytest
 
 from scoring.rules import get_game
 from scoring.rules.core import HandResult, replay
-from scoring.rules.errors import ImpossibleMove, IrregularMoveRefused
+from scoring.rules.errors import ImpossibleMove, IrregularMoveRefused, MalformedMove
 from scoring.rules.moves import Call, Claim, ClaimResponse, Deal, Declare, Move, PlayCard
 from scoring.rules.tressette import Tressette, TressetteState
 
@@ -172,6 +172,13 @@ def test_cards_that_do_not_form_the_combination_are_refused(combination: str, ca
     with pytest.raises(ImpossibleMove) as err:
         GAME.apply(state, Declare(seat=0, combination=combination, cards=cards))
     assert err.value.code == "tressette.combination"
+
+
+def test_something_that_is_not_a_move_is_malformed() -> None:
+    state = run([Deal(hands=HANDS_4)])
+    with pytest.raises(MalformedMove) as err:
+        GAME.apply(state, "3D")  # type: ignore[arg-type]
+    assert err.value.code == "move.malformed"
 
 
 def test_a_card_that_is_not_a_code_is_refused() -> None:
