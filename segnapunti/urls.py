@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from tournaments import views as tournament_views
@@ -7,6 +7,7 @@ from tournaments import views as tournament_views
 urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("admin/", admin.site.urls),
+    path("", include("scoring.page_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -1,0 +1,245 @@
+"""Forms of the scoring pages. They turn what was typed or tapped into the dicts the services take;
+the services and the engine judge the move itself."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+
+from scoring.handlog import RECTIFICATIONS
+from scoring.models import Match
+from scoring.rules import Game, game_names, get_game
+from tournaments.models import Club, Player
+
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+def card_codes(text: str) -> list[str]:
+    """Card codes typed at a table: separated by spaces or commas, any case; ``10H`` is keyed ``TH``."""
+    return [_code(c) for c in _SPLIT.split(text.strip()) if c]
+
+
+def _code(raw: str) -> str:
+    code = raw.upper()
+    return "T" + code[2:] if code.startswith("10") and len(code) == 3 else code
+
+
+class VersionedForm(forms.Form):
+    """Every write carries the hand version the page showed and a key that makes a double tap harmless."""
+
+    expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=100, widget=forms.HiddenInput, required=False)
+
+    @staticmethod
+    def fresh(version: int) -> dict[str, Any]:
+        return {"expected_version": version, "idempotency_key": uuid.uuid4().hex}
+
+
+class MoveForm(VersionedForm):
+    """One move: a tapped button (its dict form as JSON), or a card code keyed by hand for a seat, or a
+    move typed in its JSON form (claims, declarations, anything the buttons do not offer)."""
+
+    move = forms.CharField(required=False, widget=forms.HiddenInput)
+    card = forms.CharField(required=False, max_length=10, label="Card code")
+    seat = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="Seat")
+    move_json = forms.CharField(required=False, label="Move (JSON)", widget=forms.TextInput)
+
+    def __init__(self, *args: Any, seats: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = [(str(i), name) for i, name in enumerate(seats)]  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        raw = data.get("move") or data.get("move_json")
+        if raw:
+            try:
+                move = json.loads(raw)
+            except ValueError:
+                raise forms.ValidationError("the move is not valid JSON") from None
+            if not isinstance(move, dict):
+                raise forms.ValidationError(
+                    'a move is an object, e.g. {"type": "play", "seat": 0, "card": "3S"}'
+                )
+            data["move_dict"] = move
+        elif data.get("card"):
+            if data.get("seat") is None:
+                self.add_error("seat", "say which seat played the card")
+            else:
+                data["move_dict"] = {
+                    "type": "play",
+                    "seat": data["seat"],
+                    "card": _code(data["card"].strip()),
+                }
+        else:
+            raise forms.ValidationError("tap a move or key a card code")
+        return data
+
+
+class DealForm(VersionedForm):
+    """The deal: each seat's cards as codes, or nothing at all for a hand recorded by its moves only."""
+
+    stock = forms.CharField(required=False, label="Stock / talon")
+
+    def __init__(self, *args: Any, seats: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for i, name in enumerate(seats):
+            self.fields[f"hand_{i}"] = forms.CharField(required=False, label=name)
+        self.seat_count = len(seats)
+
+    def hand_fields(self) -> list[forms.BoundField]:
+        return [self[f"hand_{i}"] for i in range(self.seat_count)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        hands = [card_codes(data.get(f"hand_{i}") or "") for i in range(self.seat_count)]
+        stock = card_codes(data.get("stock") or "")
+        if not any(hands):
+            data["move_dict"] = {"type": "deal", "hands": None}
+        else:
+            data["move_dict"] = {"type": "deal", "hands": hands, **({"stock": stock} if stock else {})}
+        return data
+
+
+class UndoForm(VersionedForm):
+    reason = forms.CharField(required=False, max_length=200)
+
+
+class GameForm(forms.Form):
+    game = forms.ChoiceField(label="Game")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(n, get_game(n).title) for n in game_names()]  # type: ignore[attr-defined]
+
+
+class MatchForm(forms.Form):
+    """A new match: seats (a club player or a name typed in), dealer, direction, and the game's options
+    as its ruleset describes them."""
+
+    title = forms.CharField(required=False, max_length=120)
+    dealer = forms.TypedChoiceField(coerce=int, initial=0)
+    direction = forms.ChoiceField(choices=Match.Direction.choices, initial=Match.Direction.ANTICLOCKWISE)
+    published = forms.BooleanField(required=False, label="Published (anyone may read it)")
+
+    def __init__(self, *args: Any, game: Game[Any], club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.max_seats = max(game.seat_counts)
+        players = [("", "—")] + [(str(p.pk), p.name) for p in Player.objects.filter(club=club)]
+        self.club = club
+        for i in range(self.max_seats):
+            self.fields[f"player_{i}"] = forms.ChoiceField(
+                required=False, choices=players, label=f"Seat {i + 1}"
+            )
+            self.fields[f"name_{i}"] = forms.CharField(required=False, max_length=120, label="or name")
+        self.fields["dealer"].choices = [(str(i), f"Seat {i + 1}") for i in range(self.max_seats)]  # type: ignore[attr-defined]
+        self.option_names: list[str] = []
+        for option in game.ruleset.describe():
+            name, default, doc = option["name"], option["default"], option["doc"]
+            field: forms.Field
+            if option["choices"]:
+                field = forms.ChoiceField(choices=[(str(c), str(c)) for c in option["choices"]])
+                field.initial = str(default)
+            elif isinstance(default, bool):
+                field = forms.BooleanField(required=False, initial=default)
+            elif isinstance(default, int):
+                field = forms.IntegerField(initial=default)
+            else:
+                field = forms.CharField(initial=default, max_length=100)
+            field.label, field.help_text = name.replace("_", " "), doc
+            self.fields[f"opt_{name}"] = field
+            self.option_names.append(name)
+
+    def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[f"player_{i}"], self[f"name_{i}"]) for i in range(self.max_seats)]
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[f"opt_{n}"] for n in self.option_names]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        seats: list[str | Player] = []
+        players = {str(p.pk): p for p in Player.objects.filter(club=self.club)}
+        for i in range(self.max_seats):
+            player, name = data.get(f"player_{i}"), (data.get(f"name_{i}") or "").strip()
+            if player:
+                seats.append(players[player])
+            elif name:
+                seats.append(name)
+        counts = " or ".join(str(n) for n in self.game.seat_counts)
+        if len(seats) not in self.game.seat_counts:
+            raise forms.ValidationError(f"{self.game.title} is played by {counts} players: fill in the seats")
+        data["seats"] = seats
+        data["options"] = self._options(data)
+        return data
+
+    def _options(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The options that differ from the game's defaults, with their values in the ruleset's own types."""
+        chosen: dict[str, Any] = {}
+        for option in self.game.ruleset.describe():
+            name, value = option["name"], data.get(f"opt_{option['name']}")
+            if option["choices"]:
+                value = next((c for c in option["choices"] if str(c) == value), value)
+            if value is not None and value != option["default"]:
+                chosen[name] = value
+        return chosen
+
+
+class RulingForm(VersionedForm):
+    """A director's ruling: the moves concerned, the rule, the reason and the rectification."""
+
+    refs = forms.TypedMultipleChoiceField(
+        coerce=int, widget=forms.CheckboxSelectMultiple, label="Moves concerned"
+    )
+    rule = forms.CharField(max_length=100)
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
+    kind = forms.ChoiceField(
+        choices=[(k, k.replace("_", " ")) for k in RECTIFICATIONS], label="Rectification"
+    )
+    move = forms.CharField(required=False, label="Corrected move (JSON)", help_text="replace move")
+    from_seat = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="From seat")
+    to_seat = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="To seat")
+    count = forms.IntegerField(required=False, min_value=1, label="Tricks", help_text="transfer tricks")
+    scores = forms.CharField(
+        required=False,
+        label="Scores by seat",
+        help_text="penalty or assign score: e.g. 0, -3, 3 (22/3 for thirds)",
+    )
+
+    def __init__(
+        self, *args: Any, refs: Sequence[tuple[int, str]] = (), seats: Sequence[str] = (), **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["refs"].choices = [(str(p), label) for p, label in refs]  # type: ignore[attr-defined]
+        seat_choices = [("", "—")] + [(str(i), name) for i, name in enumerate(seats)]
+        self.fields["from_seat"].choices = seat_choices  # type: ignore[attr-defined]
+        self.fields["to_seat"].choices = seat_choices  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        kind = data.get("kind")
+        rect: dict[str, Any] = {"kind": kind}
+        if kind == "replace_move":
+            try:
+                rect["move"] = json.loads(data.get("move") or "")
+            except ValueError:
+                self.add_error("move", "the corrected move is not valid JSON")
+        elif kind == "transfer_tricks":
+            rect.update(from_seat=data.get("from_seat"), to_seat=data.get("to_seat"), count=data.get("count"))
+        elif kind in ("penalty", "assign_score"):
+            rect["scores"] = [_number(s) for s in _SPLIT.split((data.get("scores") or "").strip()) if s]
+        data["rectification"] = rect
+        return data
+
+
+def _number(text: str) -> int | str:
+    """Whole numbers as ints; anything else (``22/3``) is left for the engine to read or refuse."""
+    try:
+        return int(text)
+    except ValueError:
+        return text

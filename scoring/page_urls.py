@@ -1,0 +1,29 @@
+"""The pages: sign-in, matches of a club, the table entry page, the sheet, the replay and the rulings."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from scoring import views
+
+app_name = "pages"
+
+hand = "matches/<int:match_id>/hands/<int:number>/"
+
+urlpatterns = [
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(template_name="scoring/login.html", next_page="pages:club-list"),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
+    path("clubs/", views.club_list, name="club-list"),
+    path("clubs/<int:club_id>/matches/", views.match_list, name="match-list"),
+    path("clubs/<int:club_id>/matches/new/", views.match_new, name="match-new"),
+    path("matches/<int:match_id>/", views.match_sheet_page, name="match-sheet"),
+    path("matches/<int:match_id>/next-hand/", views.hand_next, name="hand-next"),
+    path(hand, views.hand_table, name="hand-table"),
+    path(hand + "move/", views.hand_move, name="hand-move"),
+    path(hand + "undo/", views.hand_undo, name="hand-undo"),
+    path(hand + "replay/", views.hand_replay_page, name="hand-replay"),
+    path(hand + "ruling/", views.hand_ruling, name="hand-ruling"),
+]

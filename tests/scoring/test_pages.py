@@ -1,0 +1,624 @@
+"""The pages people use at the table, through the real database and the real services.
+
+Personas: a director of the club, a scorer assigned to the match, a scorer of the club who is not, a
+member, an outsider (signed in, no role at the club) and an anonymous visitor.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from scoring import services, store
+from scoring.events import MoveRecorded
+from scoring.models import Hand, Match
+from scoring.rules import get_game
+from scoring.rules.moves import move_to_dict
+from scoring.selectors import hand_state, match_sheet
+from tournaments.models import Club, Membership, Player
+
+pytestmark = pytest.mark.django_db
+
+SEATS = ["Anna", "Bruno", "Carla", "Dario"]
+
+
+# ---- personas and a match --------------------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def club() -> Club:
+    club = Club.objects.create(name="Circolo del Tressette", city="Napoli")
+    for name in SEATS:
+        Player.objects.create(club=club, name=name)
+    return club
+
+
+def _user(club: Club, name: str, role: str | None) -> User:
+    user = User.objects.create_user(name, password="pw-" + name)
+    if role is not None:
+        Membership.objects.create(club=club, user=user, role=role)
+    return user
+
+
+@pytest.fixture
+def people(club: Club) -> dict[str, User | None]:
+    return {
+        "director": _user(club, "diana", Membership.Role.DIRECTOR),
+        "scorer": _user(club, "sandro", Membership.Role.SCORER),
+        "other_scorer": _user(club, "otto", Membership.Role.SCORER),
+        "member": _user(club, "mario", Membership.Role.MEMBER),
+        "outsider": _user(club, "olga", None),
+        "anonymous": None,
+    }
+
+
+def _client(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def match(club: Club, people: dict[str, User | None]) -> Match:
+    """A Tressette match for four, hand 1 dealt with a fixed shuffle, its scorer assigned."""
+    match = services.match_create(club=club, game="tressette", seats=SEATS, dealer=0)
+    match.scorers.add(people["scorer"])
+    hand = match.hands.get(number=1)
+    game = get_game("tressette")
+    deal = game.random_deal(game.initial_state(seats=4, dealer=0), random.Random(7))
+    services.move_record(hand=hand, move=move_to_dict(deal), expected_version=hand.version)
+    return match
+
+
+def _hand(match: Match, number: int = 1) -> Hand:
+    return Hand.objects.get(match=match, number=number)
+
+
+def _moves_in_stream(hand: Hand) -> list[dict[str, Any]]:
+    return [e.event.move for e in store.read_stream(hand.stream_id) if isinstance(e.event, MoveRecorded)]
+
+
+def _url(match: Match, page: str = "", number: int = 1) -> str:
+    return f"/matches/{match.pk}/hands/{number}/{page}"
+
+
+def _post_move(client: Client, match: Match, **fields: Any) -> Any:
+    hand = _hand(match)
+    data = {"expected_version": hand.version, "idempotency_key": fields.pop("key", "k-" + str(hand.version))}
+    return client.post(_url(match, "move/"), {**data, **fields})
+
+
+def _play(seat: int, card: str) -> str:
+    return f'{{"type": "play", "seat": {seat}, "card": "{card}"}}'
+
+
+def _irregular_card(match: Match) -> tuple[int, str]:
+    """A card the seat to play holds but may not play (it does not follow suit): plays until one exists."""
+    hand = _hand(match)
+    while True:
+        state = hand_state(hand)["state"]
+        seat = state["to_act"][0]
+        legal = {m["card"] for m in state["legal_moves"] if m["type"] == "play"}
+        wrong = [c for c in state["hands"][seat] if c not in legal]
+        if wrong:
+            return seat, wrong[0]
+        move = next(m for m in state["legal_moves"] if m["type"] == "play")
+        hand = services.move_record(hand=hand, move=move, expected_version=hand.version).hand
+
+
+def _finish_hand(match: Match, number: int = 1) -> Hand:
+    hand = _hand(match, number)
+    while hand.status != Hand.Status.OVER:
+        state = hand_state(hand)["state"]
+        move = next(m for m in state["legal_moves"] if m["type"] == "play")
+        hand = services.move_record(hand=hand, move=move, expected_version=hand.version).hand
+    return hand
+
+
+# ---- reading: each persona ---------------------------------------------------------------------------
+@pytest.mark.parametrize("persona", ["director", "scorer", "other_scorer", "member"])
+def test_every_page_renders_for_the_club_s_people(
+    persona: str, people: dict[str, User | None], match: Match
+) -> None:
+    client = _client(people[persona])
+
+    for url in [
+        f"/clubs/{match.club_id}/matches/",
+        f"/matches/{match.pk}/",
+        _url(match),
+        _url(match, "replay/") + "?step=1",
+    ]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "Anna" in response.text
+
+
+def test_the_entry_forms_show_only_to_those_who_record(people: dict[str, User | None], match: Match) -> None:
+    recorder = _client(people["scorer"]).get(_url(match)).text
+    reader = _client(people["member"]).get(_url(match)).text
+
+    assert "Key a card" in recorder and "Key a card" not in reader
+    assert 'name="move"' in recorder and 'name="move"' not in reader
+
+
+def test_an_outsider_gets_403_on_a_private_match_and_anonymous_is_asked_to_sign_in(
+    people: dict[str, User | None], match: Match
+) -> None:
+    assert _client(people["outsider"]).get(_url(match)).status_code == 403
+    response = _client(None).get(_url(match))
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/?next=")
+
+
+def test_anonymous_sees_only_published_matches(club: Club, match: Match) -> None:
+    public = services.match_create(club=club, game="tressette", seats=SEATS, title="Finale", published=True)
+    client = _client(None)
+
+    listing = client.get(f"/clubs/{club.pk}/matches/").text
+
+    assert "Finale" in listing
+    assert f"/matches/{match.pk}/" not in listing
+    assert client.get(f"/matches/{public.pk}/").status_code == 200
+    assert client.get(_url(public)).status_code == 200
+    assert client.get(f"/matches/{match.pk}/").status_code == 302
+
+
+def test_a_member_sees_the_club_s_private_matches_in_the_list(
+    club: Club, people: dict[str, User | None], match: Match
+) -> None:
+    listing = _client(people["member"]).get(f"/clubs/{club.pk}/matches/").text
+
+    assert f"/matches/{match.pk}/" in listing
+    assert "private" in listing
+
+
+def test_signing_in_on_the_login_page_opens_a_session(people: dict[str, User | None], match: Match) -> None:
+    client = Client()
+
+    response = client.post("/accounts/login/", {"username": "mario", "password": "pw-mario"})
+
+    assert response.status_code == 302
+    assert client.get(_url(match)).status_code == 200
+    assert client.post("/accounts/logout/").status_code == 302
+    assert client.get(_url(match)).status_code == 302
+
+
+# ---- the new match form --------------------------------------------------------------------------------
+def test_a_scorer_creates_a_match_with_options_from_the_game_s_ruleset(
+    club: Club, people: dict[str, User | None]
+) -> None:
+    client = _client(people["scorer"])
+    form = client.get(f"/clubs/{club.pk}/matches/new/?game=tressette").text
+    assert "declaration window" in form and "strict" in form
+
+    anna, bruno = Player.objects.get(name="Anna"), Player.objects.get(name="Bruno")
+    response = client.post(
+        f"/clubs/{club.pk}/matches/new/?game=tressette",
+        {
+            "player_0": anna.pk,
+            "player_1": bruno.pk,
+            "name_2": "Guest",
+            "name_3": "Visitor",
+            "dealer": "2",
+            "direction": "anticlockwise",
+            "opt_target": "21",
+            "opt_strict": "on",
+            "opt_rounding": "traditional",
+            "opt_removed_four": "4C",
+            "opt_team_rounding": "sum_then_round",
+            "opt_declaration_window": "seed",
+            "opt_match_format": "points",
+            "opt_deals_to_win": "3",
+        },
+    )
+
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/matches/{match.pk}/hands/1/"
+    assert match.options == {"target": 21, "strict": True, "rounding": "traditional"}
+    assert list(match.seats.values_list("name", flat=True)) == ["Anna", "Bruno", "Guest", "Visitor"]
+    assert match.hands.get().dealer == 2
+    assert list(match.scorers.all()) == [people["scorer"]]
+
+
+def test_the_new_match_form_says_how_many_players_the_game_needs(
+    club: Club, people: dict[str, User | None]
+) -> None:
+    response = _client(people["director"]).post(
+        f"/clubs/{club.pk}/matches/new/?game=tressette",
+        {"name_0": "A", "name_1": "B", "dealer": "0", "direction": "clockwise", "opt_target": "31"},
+    )
+
+    assert response.status_code == 400
+    assert "played by 4 or 3 players" in response.text
+    assert not Match.objects.exists()
+
+
+def test_a_member_cannot_open_the_new_match_form(club: Club, people: dict[str, User | None]) -> None:
+    assert _client(people["member"]).get(f"/clubs/{club.pk}/matches/new/").status_code == 403
+
+
+# ---- the table entry page ------------------------------------------------------------------------------
+def test_the_table_page_shows_the_seats_the_turn_and_the_legal_cards_by_name(
+    people: dict[str, User | None], match: Match
+) -> None:
+    state = hand_state(_hand(match))["state"]
+    seat = state["to_act"][0]
+    card = state["legal_moves"][0]["card"]
+    name = get_game("tressette").deck.name_of(card, "it")
+
+    page = _client(people["scorer"]).get(_url(match)).text
+
+    assert "to play" in page
+    assert name in page and card in page
+    assert f'value="{{&quot;type&quot;:&quot;play&quot;,&quot;seat&quot;:{seat},' in page
+
+
+def test_a_move_tapped_on_the_page_is_recorded_in_the_stream(
+    people: dict[str, User | None], match: Match
+) -> None:
+    hand = _hand(match)
+    state = hand_state(hand)["state"]
+    seat, card = state["to_act"][0], state["legal_moves"][0]["card"]
+    client = _client(people["scorer"])
+
+    response = _post_move(client, match, move=_play(seat, card))
+
+    assert response.status_code == 302
+    assert _moves_in_stream(hand)[-1] == {"type": "play", "seat": seat, "card": card}
+    page = client.get(response["Location"]).text
+    assert "Recorded:" in page
+    assert store.read_stream(hand.stream_id)[-1].recorded_by == "sandro"
+
+
+def test_a_card_keyed_by_its_code_is_recorded(people: dict[str, User | None], match: Match) -> None:
+    hand = _hand(match)
+    state = hand_state(hand)["state"]
+    seat, card = state["to_act"][0], state["legal_moves"][0]["card"]
+
+    response = _post_move(_client(people["scorer"]), match, card=card.lower(), seat=str(seat))
+
+    assert response.status_code == 302
+    assert _moves_in_stream(hand)[-1] == {"type": "play", "seat": seat, "card": card}
+
+
+def test_an_irregular_card_keyed_is_recorded_with_the_engine_s_verdict_and_flagged(
+    people: dict[str, User | None], match: Match
+) -> None:
+    seat, card = _irregular_card(match)
+    client = _client(people["scorer"])
+
+    response = _post_move(client, match, card=card, seat=str(seat))
+
+    hand = _hand(match)
+    assert response.status_code == 302
+    assert _moves_in_stream(hand)[-1]["card"] == card
+    assert hand.flagged
+    page = client.get(_url(match)).text
+    assert "Irregular, flagged for the director" in page
+    assert "⚑" in page
+
+
+def test_a_keying_error_writes_nothing_and_shows_its_plain_message(
+    people: dict[str, User | None], match: Match
+) -> None:
+    hand = _hand(match)
+    state = hand_state(hand)["state"]
+    seat = state["to_act"][0]
+    other = (seat + 1) % 4
+    card = state["hands"][other][0]  # held by the next seat, not by the one to play
+    before = store.stream_version(hand.stream_id)
+
+    response = _post_move(_client(people["scorer"]), match, card=card, seat=str(seat))
+
+    assert response.status_code == 422
+    assert f"the recorded deal gives {card} to seat {other}, not seat {seat}" in response.text
+    assert "Not recorded" in response.text
+    assert store.stream_version(hand.stream_id) == before
+
+
+def test_a_card_that_is_not_in_the_deck_is_refused(people: dict[str, User | None], match: Match) -> None:
+    hand = _hand(match)
+    seat = hand_state(hand)["state"]["to_act"][0]
+    before = store.stream_version(hand.stream_id)
+
+    response = _post_move(_client(people["scorer"]), match, card="9S", seat=str(seat))
+
+    assert response.status_code == 422
+    assert "&#x27;9S&#x27; is not a card of the Italian 40 deck" in response.text
+    assert store.stream_version(hand.stream_id) == before
+
+
+def test_a_malformed_move_is_a_400_and_writes_nothing(people: dict[str, User | None], match: Match) -> None:
+    hand = _hand(match)
+    before = store.stream_version(hand.stream_id)
+
+    response = _post_move(_client(people["scorer"]), match, move_json='{"type": "jump"}')
+
+    assert response.status_code == 400
+    assert "unknown move type" in response.text
+    assert store.stream_version(hand.stream_id) == before
+
+
+def test_a_double_post_with_the_same_idempotency_key_records_once(
+    people: dict[str, User | None], match: Match
+) -> None:
+    hand = _hand(match)
+    state = hand_state(hand)["state"]
+    seat, card = state["to_act"][0], state["legal_moves"][0]["card"]
+    client = _client(people["scorer"])
+    data = {"expected_version": hand.version, "idempotency_key": "tap-1", "move": _play(seat, card)}
+
+    first = client.post(_url(match, "move/"), data)
+    second = client.post(_url(match, "move/"), data)
+
+    assert first.status_code == second.status_code == 302
+    assert len(_moves_in_stream(hand)) == 2  # the deal and the one card
+    assert "Already recorded" in client.get(second["Location"]).text
+
+
+def test_a_page_that_went_stale_is_refused_with_409_and_nothing_written(
+    people: dict[str, User | None], match: Match
+) -> None:
+    hand = _hand(match)
+    state = hand_state(hand)["state"]
+    seat, card = state["to_act"][0], state["legal_moves"][0]["card"]
+    stale = hand.version
+    services.move_record(hand=hand, move={"type": "play", "seat": seat, "card": card}, expected_version=stale)
+    state = hand_state(_hand(match))["state"]
+    seat, card = state["to_act"][0], state["legal_moves"][0]["card"]
+
+    response = _client(people["scorer"]).post(
+        _url(match, "move/"), {"expected_version": stale, "idempotency_key": "x", "move": _play(seat, card)}
+    )
+
+    assert response.status_code == 409
+    assert "Someone else recorded" in response.text
+    assert store.stream_version(hand.stream_id) == stale + 1
+
+
+def test_a_member_gets_403_on_the_entry_post(people: dict[str, User | None], match: Match) -> None:
+    hand = _hand(match)
+    state = hand_state(hand)["state"]
+    before = store.stream_version(hand.stream_id)
+
+    response = _post_move(
+        _client(people["member"]), match, move=_play(state["to_act"][0], state["legal_moves"][0]["card"])
+    )
+
+    assert response.status_code == 403
+    assert store.stream_version(hand.stream_id) == before
+
+
+def test_a_scorer_not_assigned_to_the_match_gets_403(people: dict[str, User | None], match: Match) -> None:
+    state = hand_state(_hand(match))["state"]
+
+    response = _post_move(
+        _client(people["other_scorer"]),
+        match,
+        move=_play(state["to_act"][0], state["legal_moves"][0]["card"]),
+    )
+
+    assert response.status_code == 403
+
+
+def test_anonymous_posting_a_move_is_sent_to_sign_in(match: Match) -> None:
+    response = _post_move(_client(None), match, move=_play(0, "AS"))
+
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
+
+
+def test_the_scorer_undoes_his_own_last_move(people: dict[str, User | None], match: Match) -> None:
+    hand = _hand(match)
+    state = hand_state(hand)["state"]
+    client = _client(people["scorer"])
+    _post_move(client, match, move=_play(state["to_act"][0], state["legal_moves"][0]["card"]))
+    assert "Undo my last move" in client.get(_url(match)).text
+
+    response = client.post(_url(match, "undo/"), {"expected_version": _hand(match).version})
+
+    assert response.status_code == 302
+    assert len(hand_state(_hand(match))["moves"]) == 1  # the deal only
+    assert "Undo my last move" not in client.get(_url(match)).text
+
+
+def test_nobody_undoes_a_move_someone_else_recorded(people: dict[str, User | None], match: Match) -> None:
+    state = hand_state(_hand(match))["state"]
+    _post_move(
+        _client(people["director"]), match, move=_play(state["to_act"][0], state["legal_moves"][0]["card"])
+    )
+    client = _client(people["scorer"])
+    assert "Undo my last move" not in client.get(_url(match)).text
+
+    response = client.post(_url(match, "undo/"), {"expected_version": _hand(match).version})
+
+    assert response.status_code == 422
+    assert "Not recorded:" in response.text and "only the scorer who recorded a move" in response.text
+
+
+def test_the_deal_can_be_skipped_to_record_the_moves_only(club: Club, people: dict[str, User | None]) -> None:
+    match = services.match_create(club=club, game="tressette", seats=SEATS)
+    client = _client(people["director"])
+    assert "Cards dealt (record the moves only)" in client.get(_url(match)).text
+
+    response = _post_move(client, match, entry="deal")
+
+    assert response.status_code == 302
+    state = hand_state(_hand(match))["state"]
+    assert state["phase"] == "play" and not state["deal_known"]
+
+
+def test_a_deal_entered_by_codes_is_recorded(club: Club, people: dict[str, User | None]) -> None:
+    match = services.match_create(club=club, game="tressette", seats=SEATS)
+    cards = get_game("tressette").deck.cards
+    hands = {f"hand_{i}": " ".join(cards[i * 10 : i * 10 + 10]) for i in range(4)}
+
+    response = _post_move(_client(people["director"]), match, entry="deal", **hands)
+
+    assert response.status_code == 302
+    assert list(hand_state(_hand(match))["state"]["hands"][0]) == list(cards[:10])
+
+
+def test_the_next_hand_starts_from_the_page_once_the_hand_is_over(
+    people: dict[str, User | None], match: Match
+) -> None:
+    _finish_hand(match)
+    client = _client(people["scorer"])
+    assert "Start hand 2" in client.get(_url(match)).text
+
+    response = client.post(f"/matches/{match.pk}/next-hand/")
+
+    assert response.status_code == 302
+    assert response["Location"] == _url(match, number=2)
+    assert _hand(match, 2).dealer == 1
+
+
+# ---- the score sheet -------------------------------------------------------------------------------------
+def test_the_sheet_shows_the_game_s_own_columns_running_totals_and_flagged_hands(
+    people: dict[str, User | None], match: Match
+) -> None:
+    seat, card = _irregular_card(match)
+    hand = _hand(match)
+    services.move_record(
+        hand=hand, move={"type": "play", "seat": seat, "card": card}, expected_version=hand.version
+    )
+    hand = _finish_hand(match)
+    sheet = match_sheet(match)
+
+    page = _client(people["member"]).get(f"/matches/{match.pk}/").text
+
+    for column in ("card points", "deal scores", "points"):
+        assert f"<th>{column}</th>" in page
+    assert 'class="flagged"' in page and "Hands waiting for the director: 1" in page
+    totals = re.search(r'<tr class="totals">(.*?)</tr>', page, re.S)
+    assert totals is not None
+    assert [int(t) for t in re.findall(r">(-?\d+)<", totals.group(1))] == sheet["totals"]
+    assert "@media print" in _static_css()
+
+
+def _static_css() -> str:
+    from django.contrib.staticfiles import finders
+
+    path = finders.find("scoring/pages.css")
+    assert isinstance(path, str)
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def test_the_sheet_links_the_stylesheet_with_its_print_rules(
+    people: dict[str, User | None], match: Match
+) -> None:
+    page = _client(people["member"]).get(f"/matches/{match.pk}/").text
+
+    assert "scoring/pages.css" in page
+    assert "window.print()" in page
+
+
+# ---- the replay viewer -------------------------------------------------------------------------------
+def test_the_replay_viewer_shows_step_n(people: dict[str, User | None], match: Match) -> None:
+    hand = _hand(match)
+    played = []
+    for _ in range(3):
+        state = hand_state(hand)["state"]
+        move = state["legal_moves"][0]
+        played.append(move)
+        hand = services.move_record(hand=hand, move=move, expected_version=hand.version).hand
+    client = _client(people["member"])
+    deck = get_game("tressette").deck
+
+    page = client.get(_url(match, "replay/") + "?step=3").text
+
+    assert "step 3 of 4" in page
+    assert "?step=2" in page and "?step=4" in page  # prev and next
+    assert f"Move 3: <strong>{SEATS[played[1]['seat']]}</strong> {deck.name_of(played[1]['card'])}" in page
+    assert "Trick 1" in page
+    assert '<li value="3"' in page and '<li value="4"' not in page  # the moves so far, not the one to come
+    assert "Audit trail" in page and "hand started" in page
+    assert client.get(_url(match, "replay/") + "?step=99").status_code == 404
+
+
+def test_the_replay_shows_each_seat_s_holding_where_the_deal_is_known(
+    people: dict[str, User | None], match: Match
+) -> None:
+    hand = _hand(match)
+    first = hand_state(hand)["state"]["hands"][0][0]
+
+    page = _client(people["member"]).get(_url(match, "replay/") + "?step=1").text
+
+    assert get_game("tressette").deck.name_of(first) in page
+
+
+# ---- rulings ---------------------------------------------------------------------------------------------
+def test_a_director_previews_a_ruling_without_writing_then_commits_it(
+    people: dict[str, User | None], match: Match
+) -> None:
+    seat, card = _irregular_card(match)
+    hand = _hand(match)
+    services.move_record(
+        hand=hand, move={"type": "play", "seat": seat, "card": card}, expected_version=hand.version
+    )
+    hand = _finish_hand(match)
+    position = next(v["position"] for v in hand_state(hand)["verdicts"])
+    client = _client(people["director"])
+    form = {
+        "expected_version": hand.version,
+        "refs": [str(position)],
+        "rule": "revoke",
+        "reason": "seen by both sides",
+        "kind": "assign_score",
+        "scores": "0, 11, 0, 11",
+    }
+    assert "rule on it" in client.get(_url(match)).text
+
+    preview = client.post(_url(match, "ruling/"), {**form, "action": "preview"})
+
+    assert preview.status_code == 200
+    assert "Hand score after" in preview.text and "Commit the ruling" in preview.text
+    assert store.stream_version(hand.stream_id) == hand.version
+
+    commit = client.post(_url(match, "ruling/"), {**form, "action": "commit"})
+
+    assert commit.status_code == 302
+    hand = _hand(match)
+    assert not hand.flagged
+    assert hand.result is not None and hand.result["scores"] == [0, 11, 0, 11]
+    replay = client.get(_url(match, "replay/")).text
+    assert "seen by both sides" in replay and "diana" in replay
+
+
+def test_a_ruling_the_engine_refuses_shows_its_message_and_writes_nothing(
+    people: dict[str, User | None], match: Match
+) -> None:
+    hand = _hand(match)
+    position = hand_state(hand)["moves"][0]["position"]
+
+    response = _client(people["director"]).post(
+        _url(match, "ruling/"),
+        {
+            "expected_version": hand.version,
+            "refs": [str(position)],
+            "rule": "x",
+            "reason": "y",
+            "kind": "assign_score",
+            "scores": "1, 2, 3, 4",
+            "action": "commit",
+        },
+    )
+
+    assert response.status_code == 422
+    assert "assign_score applies to a finished hand" in response.text
+    assert store.stream_version(hand.stream_id) == hand.version
+
+
+def test_a_scorer_cannot_rule(people: dict[str, User | None], match: Match) -> None:
+    assert _client(people["scorer"]).get(_url(match, "ruling/")).status_code == 403
