@@ -15,8 +15,9 @@ from scoring.rules.errors import ImpossibleMove, IrregularMoveRefused, Malformed
 from scoring.rules.moves import Call, Claim, ClaimResponse, Deal, Declare, Move, PlayCard
 from scoring.rules.tressette import Tressette, TressetteState
 
-GAME = get_game("tressette")
-assert isinstance(GAME, Tressette)
+_registered = get_game("tressette")
+assert isinstance(_registered, Tressette)
+GAME: Tressette = _registered
 
 # ---- the four-player hand ------------------------------------------------------------------------
 # Dealer 3, so seat 0 (the player after the dealer) leads trick 1. Each trick is written in the order
@@ -57,7 +58,9 @@ THREE_ACES = Declare(seat=0, combination="three_aces", cards=("AS", "AH", "AD"))
 
 def run(moves: Sequence[Move], *, seats: int = 4, dealer: int = 3,
         options: Mapping[str, Any] | None = None) -> TressetteState:
-    return replay(GAME, moves, options=options, seats=seats, dealer=dealer).final
+    final = replay(GAME, moves, options=options, seats=seats, dealer=dealer).final
+    assert isinstance(final, TressetteState)
+    return final
 
 
 def result_of(moves: Sequence[Move], **kw: Any) -> HandResult:

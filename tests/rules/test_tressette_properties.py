@@ -15,15 +15,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.rules import get_game
-from scoring.rules.core import HandResult, replay
+from scoring.rules.core import HandResult, HandState, replay
 from scoring.rules.errors import ImpossibleMove, IrregularMoveRefused
 from scoring.rules.moves import Deal, Declare, Move, PlayCard
 from scoring.rules.tressette import Tressette, TressetteState, card_units, sides_of
 
-from .playout import play_random
+from .playout import Playout, play_random
 
-GAME = get_game("tressette")
-assert isinstance(GAME, Tressette)
+_registered = get_game("tressette")
+assert isinstance(_registered, Tressette)
+GAME: Tressette = _registered
+
+def examples(n: int) -> int:
+    """``n`` examples with the default profile; the profile's own count when it asks for more (thorough)."""
+    return max(n, settings.default.max_examples)
+
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 seat_counts = st.sampled_from((4, 3))
@@ -35,11 +41,17 @@ option_sets = st.fixed_dictionaries({
 })
 
 
-def _played(state: TressetteState) -> list[str]:
+def _final(p: Playout) -> TressetteState:
+    assert isinstance(p.final, TressetteState)
+    return p.final
+
+
+def _played(state: HandState) -> list[str]:
+    assert isinstance(state, TressetteState)
     return [card for trick in state.trickplay.done for card in trick.cards]
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(seed=seeds, seats=seat_counts, options=option_sets)
 def test_every_card_is_played_once_and_captured_by_one_seat(seed: int, seats: int,
                                                            options: dict[str, Any]) -> None:
@@ -48,7 +60,7 @@ def test_every_card_is_played_once_and_captured_by_one_seat(seed: int, seats: in
     played = _played(p.final)
     assert len(played) == len(deck) == (40 if seats == 4 else 39)
     assert Counter(played) == Counter(deck)
-    result = GAME.result(p.final)
+    result = GAME.result(_final(p))
     captured = [c for seat_cards in result.details["captured"] for c in seat_cards]
     assert Counter(captured) == Counter(deck)
     assert sum(result.details["tricks_won"]) == (10 if seats == 4 else 13)
@@ -56,27 +68,28 @@ def test_every_card_is_played_once_and_captured_by_one_seat(seed: int, seats: in
     assert sum(result.details["thirds"]) == 32
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(seed=seeds, seats=seat_counts, window=st.sampled_from(("seed", "end_of_first_trick")))
 def test_thirty_three_thirds_are_distributed_in_every_hand(seed: int, seats: int, window: str) -> None:
     p = play_random(GAME, random.Random(seed), seats=seats, options={"declaration_window": window})
-    result = GAME.result(p.final)
+    result = GAME.result(_final(p))
     assert sum(result.details["side_thirds"]) == 33
     last = result.details["last_trick"]
+    assert isinstance(p.final, TressetteState)
     assert last == p.final.trickplay.done[-1].winner
     # Seed mode, partners' thirds added: each side's points are its thirds rounded to the nearest.
     for thirds, points in zip(result.details["side_thirds"], result.details["card_points"], strict=True):
         assert abs(3 * points - thirds) <= 1
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(seed=seeds, seats=seat_counts, rounding=st.sampled_from(("seed", "traditional")),
        team_rounding=st.sampled_from(("sum_then_round", "per_player")))
 def test_card_points_add_up_as_the_rules_say(seed: int, seats: int, rounding: str,
                                              team_rounding: str) -> None:
     options = {"rounding": rounding, "team_rounding": team_rounding}
     p = play_random(GAME, random.Random(seed), seats=seats, options=options)
-    result = GAME.result(p.final)
+    result = GAME.result(_final(p))
     total = sum(result.details["card_points"])
     if seats == 4 and team_rounding == "sum_then_round":
         assert total == 11  # both rounding modes
@@ -94,7 +107,7 @@ def test_card_points_add_up_as_the_rules_say(seed: int, seats: int, rounding: st
     assert declared == sum(result.details["declaration_points"])
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(seed=seeds, seats=seat_counts, options=option_sets)
 def test_apply_accepts_exactly_the_legal_moves_and_flags_the_others(seed: int, seats: int,
                                                                     options: dict[str, Any]) -> None:
@@ -147,11 +160,11 @@ def _all_declarations(seat: int) -> list[Declare]:
     return out
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(seed=seeds, seats=seat_counts, options=option_sets)
 def test_moves_only_replay_gives_the_same_result(seed: int, seats: int, options: dict[str, Any]) -> None:
     p = play_random(GAME, random.Random(seed), seats=seats, options=options)
-    known = GAME.result(p.final)
+    known = GAME.result(_final(p))
     blind = replay(GAME, GAME.moves_only(p.moves), options=p.options, seats=seats, dealer=p.dealer)
     assert blind.verdicts == ()
     assert blind.final.holdings is not None and blind.final.holdings.hands is None
@@ -192,7 +205,7 @@ def _play_with_one_revoke(rng: random.Random, seats: int,
     return moves, dealer, *revoke
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(seed=seeds, seats=seat_counts, options=option_sets)
 def test_one_injected_revoke_is_found_at_the_right_move_in_both_modes(seed: int, seats: int,
                                                                       options: dict[str, Any]) -> None:
@@ -212,7 +225,7 @@ def test_one_injected_revoke_is_found_at_the_right_move_in_both_modes(seed: int,
     assert GAME.result(blind.final).scores == GAME.result(known.final).scores
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(seed=seeds, seats=seat_counts, target=st.sampled_from((31, 21, 41)))
 def test_a_match_of_random_hands_ends_when_one_side_is_strictly_highest_at_the_target(
         seed: int, seats: int, target: int) -> None:
@@ -223,7 +236,7 @@ def test_a_match_of_random_hands_ends_when_one_side_is_strictly_highest_at_the_t
     while True:
         context = GAME.match_context(options, seats, results)
         p = play_random(GAME, rng, seats=seats, dealer=dealer, options=options, context=context)
-        results.append(GAME.result(p.final))
+        results.append(GAME.result(_final(p)))
         match = GAME.match_result(options, seats, results)
         points = match.details["points"]
         top = max(points)
@@ -239,7 +252,7 @@ def test_a_match_of_random_hands_ends_when_one_side_is_strictly_highest_at_the_t
     assert sum(sum(r.details["deal_scores"]) for r in results) == sum(points)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(seed=seeds, seats=seat_counts)
 def test_deal_known_and_moves_only_refuse_the_same_keying_errors(seed: int, seats: int) -> None:
     rng = random.Random(seed)
@@ -247,6 +260,7 @@ def test_deal_known_and_moves_only_refuse_the_same_keying_errors(seed: int, seat
     blind = replay(GAME, GAME.moves_only(p.moves), options=p.options, seats=seats, dealer=p.dealer)
     k = rng.randrange(1, len(p.moves) - 1)
     known_state, blind_state = p.states[k], blind.states[k]
+    assert isinstance(known_state, TressetteState)
     gone = sorted(known_state.hands.gone)
     seat = known_state.trickplay.to_play()
     if gone:
