@@ -400,8 +400,10 @@ class Barbu(Game[BarbuState]):
         play = state.trick_play
         index = state.move_index
         pending, found = tricks.follow_suit(state, seat, card, led=play.current.led, trick=play.number)
-        pending, by_card = prove(replace(state, pending=pending), seat, (f"card:{card}",), index)
-        pending, provisional, verdicts = _sort_proofs(pending, state.provisional, found + by_card)
+        if any(p.seat == seat and p.key.startswith("card:") for p in pending):
+            pending, by_card = prove(replace(state, pending=pending), seat, (f"card:{card}",), index)
+            found += by_card
+        pending, provisional, verdicts = _sort_proofs(pending, state.provisional, found)
         if holdings.known:
             rule = self._breach(state, seat, card)
             if rule is not None and rule != RULE_FOLLOW:  # a revoke is already reported by follow_suit

@@ -157,7 +157,9 @@ def test_a_wrong_pass_by_the_last_player_is_proved_by_the_cards_he_is_left_with(
     blind = play(GAME.moves_only(moves), options)
     pass_index = 3 + 48
     for final in (state, blind):
-        assert {(v.rule, v.seat, v.move_index) for v in final.verdicts} == {("barbu.domino_pass", 1, pass_index)}
+        assert {(v.rule, v.seat, v.move_index) for v in final.verdicts} == {
+            ("barbu.domino_pass", 1, pass_index)
+        }
         assert final.finished == (2, 3, 0, 1)
         assert GAME.result(final).scores == (10, -10, 45, 20)
     assert [v.proved_at for v in blind.verdicts] == [len(moves) - 1]
@@ -199,7 +201,9 @@ def test_the_opening_rank_is_checked() -> None:
 def test_the_linear_row_stops_at_the_ace_and_the_circular_one_goes_round() -> None:
     # Seat 1 holds every heart: after AH the linear row offers only KH, the circular one KH and 2H.
     moves = opening("A", OWN_SUITS) + [
-        PlayCard(seat=1, card="AH"), PlayCard(seat=2, card="AD"), PlayCard(seat=3, card="AC"),
+        PlayCard(seat=1, card="AH"),
+        PlayCard(seat=2, card="AD"),
+        PlayCard(seat=3, card="AC"),
         PlayCard(seat=0, card="AS"),
     ]
     assert legal_cards(play(moves)) == ["KH"]

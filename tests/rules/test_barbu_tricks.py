@@ -105,7 +105,9 @@ def test_the_tricks_are_won_as_written() -> None:
         ("NPUD", [], (-12, -12, 0, 0)),
     ],
 )
-def test_worked_examples_score_by_hand(contract: str, extra: list[tuple[str, str]], scores: tuple[int, ...]) -> None:
+def test_worked_examples_score_by_hand(
+    contract: str, extra: list[tuple[str, str]], scores: tuple[int, ...]
+) -> None:
     known, blind = both_modes([deal(), *choose(contract, *extra), *plays()])
     assert known.verdicts == () and blind.verdicts == ()
     assert GAME.result(known).scores == scores
@@ -230,8 +232,14 @@ def test_a_revoke_is_found_in_both_modes() -> None:
     # Trick 1: seat 2 throws 5D on the spade lead while holding 2S 9S TS; 9S on trick 2 proves it without
     # the deal. He keeps 2S for trick 13, where he is void in hearts.
     tricks = (
-        (0, "5S KS 5D 7S", 1), (1, "3S 9S AS 4S", 3), (3, "6S QS 8S TS", 0), (0, "2D AD 8D 3D", 1),
-        (1, "4D KD 6D 7D", 2), (2, "JD QD 9D TD", 3), *TRICKS[6:12], (0, "9H AH 2S JH", 1),
+        (0, "5S KS 5D 7S", 1),
+        (1, "3S 9S AS 4S", 3),
+        (3, "6S QS 8S TS", 0),
+        (0, "2D AD 8D 3D", 1),
+        (1, "4D KD 6D 7D", 2),
+        (2, "JD QD 9D TD", 3),
+        *TRICKS[6:12],
+        (0, "9H AH 2S JH", 1),
     )
     moves = [deal(), *choose("NPD"), *plays(tricks)]
     known, blind = both_modes(moves)
