@@ -280,6 +280,34 @@ def test_a_move_tapped_on_the_page_is_recorded_in_the_stream(
     assert store.read_stream(hand.stream_id)[-1].recorded_by == "sandro"
 
 
+def test_a_call_in_the_auction_is_a_button_like_any_move(club: Club, people: dict[str, User | None]) -> None:
+    match = services.match_create(club=club, game="hombre_it", seats=SEATS[:3])
+    client = _client(people["director"])
+    _post_move(client, match, entry="deal")
+    page = client.get(_url(match)).text
+    assert "gioco" in page and "claims the rest" not in page  # no claim during the auction
+    seat = hand_state(_hand(match))["state"]["to_act"][0]
+
+    response = _post_move(client, match, move=f'{{"type": "call", "seat": {seat}, "call": "gioco"}}')
+
+    assert response.status_code == 302
+    assert _moves_in_stream(_hand(match))[-1] == {"type": "call", "seat": seat, "call": "gioco"}
+
+
+def test_the_player_on_lead_may_claim_and_the_others_answer_with_buttons(
+    people: dict[str, User | None], match: Match
+) -> None:
+    client = _client(people["scorer"])
+    leader = hand_state(_hand(match))["state"]["to_act"][0]
+    assert f"{SEATS[leader]}:</span> claims the rest" in client.get(_url(match)).text
+
+    response = _post_move(client, match, move=f'{{"type": "claim", "seat": {leader}}}')
+
+    assert response.status_code == 302
+    page = client.get(_url(match)).text
+    assert "accepts the claim" in page and "disputes the claim" in page
+
+
 def test_a_card_keyed_by_its_code_is_recorded(people: dict[str, User | None], match: Match) -> None:
     hand = _hand(match)
     state = hand_state(hand)["state"]
