@@ -73,11 +73,18 @@ PRIORITY = {FOLLOW_SUIT: 4, MUST_TRUMP: 3, KING: 2, CAVALLO: 2, FANTA: 2, MUST_O
 # ---- cards ----------------------------------------------------------------------------------------------
 def card_suit(card: str) -> str:
     """The suit for following: S H D C, ``T`` for the trumps (Miseria included), ``F`` for the Fuggitivo."""
-    return "F" if card == FU else suit_of(card)
+    found = _SUIT.get(card)
+    if found is None:
+        return "F" if card == FU else suit_of(card)
+    return found
 
 
 def is_trump(card: str) -> bool:
-    return card != FU and suit_of(card) == TRUMP
+    return card_suit(card) == TRUMP
+
+
+_SUIT: dict[str, str] = {}
+_SUIT.update((c, card_suit(c)) for c in SICILIAN_63.cards)  # asked on every card of every legal move
 
 
 def trump_number(card: str) -> int:
@@ -448,7 +455,8 @@ class Tarocchi(Game[TarocchiState]):
         seat = state.trickplay.to_play()
         if state.deal_known:
             hand = self.deck.sort(state.hands.hand(seat))
-            return [PlayCard(seat=seat, card=c) for c in hand if self.violation(state, seat, c) is None]
+            spot = self.spot(state)
+            return [PlayCard(seat=seat, card=c) for c in hand if self.violation(state, seat, c, spot) is None]
         # Deal unknown: any card still out that the recorded plays do not already rule out.
         out: list[Move] = []
         for card in self.deck.sort(state.hands.deck - state.hands.gone):
@@ -692,10 +700,12 @@ class Tarocchi(Game[TarocchiState]):
             return Obligation("J" + suit, FANTA)
         return None
 
-    def violation(self, state: TarocchiState, seat: int, card: str) -> tuple[str, str] | None:
+    def violation(
+        self, state: TarocchiState, seat: int, card: str, spot: Spot | None = None
+    ) -> tuple[str, str] | None:
         """Deal known: the rule ``seat`` would break by playing ``card`` now (the first one that applies)."""
         hand = state.hands.hand(seat)
-        spot = self.spot(state)
+        spot = spot or self.spot(state)
         n = state.trickplay.number
         options = state.options
         if spot.led is None:
