@@ -26,12 +26,21 @@ while a verdict on a standing move has no ruling.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from scoring.rules import Game, HandResult, HandState, ImpossibleMove, MalformedMove, Verdict, get_game
+from scoring.rules import (
+    Game,
+    HandResult,
+    HandState,
+    ImpossibleMove,
+    MalformedMove,
+    RulesError,
+    Verdict,
+    get_game,
+)
 from scoring.rules.core import Score
 from scoring.rules.moves import Move, move_from_dict
 from scoring.rules.tricks import TrickPlay
@@ -160,13 +169,71 @@ def fold(setup: Setup, entries: Sequence[Entry]) -> HandView:
     )
     states = [state]
     for entry in standing:
+        states.append(_apply(game, states[-1], entry))
+    return _view(setup, game, tuple(standing), tuple(states), tuple(rulings), tuple(undone))
+
+
+def extend(view: HandView, entry: MoveEntry) -> tuple[HandView, tuple[Verdict, ...]]:
+    """The fold of the log with one more move at its end, and the verdicts that move drew.
+
+    Equal to ``fold(setup, entries + [entry])`` (no ruling can name a move that comes after it) without
+    folding the whole hand again. An impossible move raises with the engine's own message.
+    """
+    step = view.game.apply(view.state, entry.move)
+    new = _view(
+        view.setup, view.game, (*view.moves, entry), (*view.states, step.state), view.rulings, view.undone
+    )
+    return new, step.verdicts
+
+
+def check_log(
+    setup: Setup, entries: Sequence[Entry], where: Callable[[int], str] | None = None
+) -> tuple[HandView, dict[int, tuple[Verdict, ...]]]:
+    """Fold a log entry by entry as the service records it live: each move against the hand so far, each
+    ruling checked against the hand before it. Returns the final fold and each move's verdicts by position.
+
+    This is how a record file is checked and imported, so that a file is refused exactly where the
+    service would have refused the same entry. ``where(position)`` names an entry in an error (default:
+    ``position N``); the error's field is prefixed with it.
+    """
+    name = where or (lambda p: f"position {p}")
+    view = fold(setup, [])
+    done: list[Entry] = []
+    verdicts: dict[int, tuple[Verdict, ...]] = {}
+    for entry in entries:
+        done.append(entry)
         try:
-            state = game.apply(state, entry.move).state
-        except ImpossibleMove as exc:
-            raise ImpossibleMove(
-                exc.code, f"move at position {entry.position}: {exc.message}", field=exc.field
-            ) from exc
-        states.append(state)
+            if isinstance(entry, MoveEntry):
+                view, verdicts[entry.position] = extend(view, entry)
+                continue
+            if isinstance(entry, RulingEntry):
+                check_ruling(view, entry.refs, entry.rectification)
+            view = fold(setup, done)
+        except RulesError as exc:
+            at = name(entry.position)
+            field = f"{at}.{exc.field}" if exc.field else at
+            raise type(exc)(exc.code, f"{at}: {exc.message}", field=field) from exc
+    return view, verdicts
+
+
+def _apply(game: Game[Any], state: HandState, entry: MoveEntry) -> HandState:
+    try:
+        new: HandState = game.apply(state, entry.move).state
+    except ImpossibleMove as exc:
+        message = f"move at position {entry.position}: {exc.message}"
+        raise type(exc)(exc.code, message, field=exc.field) from exc
+    return new
+
+
+def _view(
+    setup: Setup,
+    game: Game[Any],
+    standing: tuple[MoveEntry, ...],
+    states: tuple[HandState, ...],
+    rulings: tuple[RulingEntry, ...],
+    undone: tuple[UndoEntry, ...],
+) -> HandView:
+    state = states[-1]
     positions = [e.position for e in standing]
     ruled: dict[int, list[int]] = {}
     dismissed: set[int] = set()
@@ -186,9 +253,7 @@ def fold(setup: Setup, entries: Sequence[Entry]) -> HandView:
         for v in state.verdicts
     )
     result = _result_with_rulings(game, state, rulings) if state.over else None
-    return HandView(
-        setup, game, tuple(standing), tuple(states), verdicts, tuple(rulings), tuple(undone), result
-    )
+    return HandView(setup, game, standing, states, verdicts, rulings, undone, result)
 
 
 def _result_with_rulings(game: Game[Any], state: HandState, rulings: Sequence[RulingEntry]) -> HandResult:

@@ -6,16 +6,22 @@ the order they happened, rulings included. Checking a record folds it through th
 a stored hand is folded (:mod:`scoring.handlog`), so a file and the service always agree.
 
 Positions: in a record the deal is position 0 and ``moves[i]`` is position ``i + 1``. Irregularities and
-rulings name moves by their index in ``moves`` (``"move": 3`` is ``moves[3]``).
+rulings name moves by their index in ``moves`` (``"move": 3`` is ``moves[3]``); index ``-1`` names the
+deal (a ruling that corrects a mistyped deal).
+
+Every error is a :class:`RecordError` with the engine's code and the field (a path into the record such
+as ``hands[1].moves[7].card``); ``malformed`` tells a file that cannot be read as a record (HTTP 400,
+``replay`` exit status 2) from a well-formed record of a hand that cannot have happened (HTTP 422, exit
+status 3).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from scoring.handlog import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, fold
-from scoring.rules import HandResult, MalformedMove, RulesError, get_game
+from scoring.handlog import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, check_log
+from scoring.rules import HandResult, InvalidOptions, MalformedMove, RulesError, Verdict, get_game
 from scoring.rules.core import jsonable, score_str
 from scoring.rules.moves import Deal, move_from_dict, move_to_dict
 
@@ -26,7 +32,21 @@ DIRECTIONS = ("clockwise", "anticlockwise")
 
 
 class RecordError(RulesError):
-    """A record that is malformed (``record.malformed``) or describes an impossible hand."""
+    """A record that is malformed (``malformed``: not a record, a field missing or of the wrong type, an
+    unknown option) or that describes a hand that cannot have happened (an impossible move or ruling)."""
+
+    def __init__(self, code: str, message: str, *, field: str | None = None, malformed: bool = True) -> None:
+        super().__init__(code, message, field=field)
+        self.malformed = malformed
+
+    @classmethod
+    def wrap(cls, exc: RulesError, where: str = "") -> RecordError:
+        """The engine's error as a record error, its field placed in the record (``where``)."""
+        if isinstance(exc, RecordError):
+            return exc
+        field = f"{where}{exc.field}" if exc.field else where.rstrip(".") or None
+        malformed = isinstance(exc, MalformedMove | InvalidOptions)
+        return cls(exc.code, exc.message, field=field, malformed=malformed)
 
 
 def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
@@ -55,7 +75,10 @@ def check_header(data: Any, expected: str) -> None:
 
 def parse_common(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], tuple[str, ...], str]:
     game = _need(data, "game", str)
-    get_game(game)
+    try:
+        get_game(game)
+    except RulesError as exc:
+        raise RecordError.wrap(exc) from exc
     options = data.get("options") or {}
     if not isinstance(options, Mapping):
         raise RecordError("record.malformed", "options must be an object", field="options")
@@ -70,22 +93,34 @@ def parse_common(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], tuple[st
 
 def parse_hand_body(hand: Mapping[str, Any], where: str) -> tuple[int, list[Entry]]:
     dealer = _need(hand, "dealer", int, where)
-    deal = hand.get("deal")
+    moves = _need(hand, "moves", list, where)
+    entries: list[Entry] = []
+    if "deal" not in hand:
+        # A hand whose cards have not been dealt yet: nothing else can have happened.
+        if moves:
+            raise RecordError("record.malformed", "deal is missing", field=f"{where}deal")
+        return dealer, entries
+    deal = hand["deal"]
     if deal is None:
-        entries: list[Entry] = [MoveEntry(0, Deal(hands=None))]
+        entries.append(MoveEntry(0, Deal(hands=None)))
     else:
         if not isinstance(deal, Mapping):
             raise RecordError("record.malformed", "deal must be an object or null", field=f"{where}deal")
-        entries = [MoveEntry(0, _move({"type": "deal", **deal}, f"{where}deal"))]
-    moves = _need(hand, "moves", list, where)
+        entries.append(MoveEntry(0, _move({**deal, "type": "deal"}, f"{where}deal")))
     for i, item in enumerate(moves):
         at = f"{where}moves[{i}]"
         if not isinstance(item, Mapping):
             raise RecordError("record.malformed", "a move is an object", field=at)
         if item.get("type") == "ruling":
             refs = _need(item, "refs", list, f"{at}.")
-            if not all(isinstance(r, int) and 0 <= r < i for r in refs):
-                raise RecordError("record.malformed", "refs name earlier moves by index", field=f"{at}.refs")
+            if not refs or not all(
+                isinstance(r, int) and not isinstance(r, bool) and -1 <= r < i for r in refs
+            ):
+                raise RecordError(
+                    "record.malformed",
+                    "refs name earlier moves by index (-1 for the deal)",
+                    field=f"{at}.refs",
+                )
             rect = _need(item, "rectification", dict, f"{at}.")
             if rect.get("kind") == "replace_move":
                 _move(rect.get("move"), f"{at}.rectification.move")
@@ -94,14 +129,21 @@ def parse_hand_body(hand: Mapping[str, Any], where: str) -> tuple[int, list[Entr
                     i + 1,
                     tuple(r + 1 for r in refs),
                     _need(item, "rule", str, f"{at}."),
-                    str(item.get("reason", "")),
+                    _optional_str(item, "reason", at),
                     rect,
-                    str(item.get("by", "")),
+                    _optional_str(item, "by", at),
                 )
             )
         else:
             entries.append(MoveEntry(i + 1, _move(item, at)))
     return dealer, entries
+
+
+def _optional_str(item: Mapping[str, Any], key: str, at: str) -> str:
+    value = item.get(key, "")
+    if not isinstance(value, str):
+        raise RecordError("record.malformed", f"{key} must be a string", field=f"{at}.{key}")
+    return value
 
 
 def _move(item: Any, at: str) -> Any:
@@ -119,11 +161,20 @@ def load_hand(data: Any, context: Mapping[str, Any] | None = None) -> tuple[Setu
     return Setup(game, options, seats, dealer, dict(context or {})), entries, direction
 
 
-def _check(setup: Setup, entries: Sequence[Entry]) -> HandView:
+def record_position(where: str = "") -> Callable[[int], str]:
+    """Names a log position as a path in the record: 0 is the deal, ``i + 1`` is ``moves[i]``."""
+    return lambda p: f"{where}deal" if p == 0 else f"{where}moves[{p - 1}]"
+
+
+def check_entries(
+    setup: Setup, entries: Sequence[Entry], where: str = ""
+) -> tuple[HandView, dict[int, tuple[Verdict, ...]]]:
+    """Fold a record's hand as the service would record it, move by move and ruling by ruling: the fold
+    and each move's verdicts by record position."""
     try:
-        return fold(setup, entries)
+        return check_log(setup, entries, record_position(where))
     except RulesError as exc:
-        raise RecordError(exc.code, exc.message, field=exc.field) from exc
+        raise RecordError.wrap(exc) from exc
 
 
 def hand_report(view: HandView) -> dict[str, Any]:
@@ -156,7 +207,7 @@ def hand_report(view: HandView) -> dict[str, Any]:
 
 def check_hand(data: Any) -> dict[str, Any]:
     setup, entries, _ = load_hand(data)
-    return hand_report(_check(setup, entries))
+    return hand_report(check_entries(setup, entries)[0])
 
 
 def check_match(data: Any) -> dict[str, Any]:
@@ -166,17 +217,28 @@ def check_match(data: Any) -> dict[str, Any]:
     game = get_game(game_name)
     hands = _need(data, "hands", list)
     results: list[HandResult] = []
-    reports = []
+    reports: list[dict[str, Any]] = []
+    try:
+        values = game.ruleset.validate(options)
+    except RulesError as exc:
+        raise RecordError.wrap(exc, "options.") from exc
     for i, hand in enumerate(hands):
         if not isinstance(hand, Mapping):
             raise RecordError("record.malformed", "a hand is an object", field=f"hands[{i}]")
-        context = game.match_context(game.ruleset.validate(options), len(seats), results)
+        if i and reports[-1]["finished"] is False:
+            raise RecordError(
+                "record.hand_not_over",
+                f"hands[{i}] starts before hands[{i - 1}] is over",
+                field=f"hands[{i}]",
+                malformed=False,
+            )
+        context = game.match_context(values, len(seats), results)
         dealer, entries = parse_hand_body(hand, f"hands[{i}].")
-        view = _check(Setup(game_name, options, seats, dealer, context), entries)
+        view, _ = check_entries(Setup(game_name, options, seats, dealer, context), entries, f"hands[{i}].")
         reports.append(hand_report(view))
         if view.result is not None:
             results.append(view.result)
-    match = game.match_result(game.ruleset.validate(options), len(seats), results)
+    match = game.match_result(values, len(seats), results)
     return {
         "game": game_name,
         "legal": all(r["legal"] for r in reports),
@@ -190,10 +252,13 @@ def check_match(data: Any) -> dict[str, Any]:
 
 
 def check(data: Any) -> dict[str, Any]:
-    """Check a hand or a match record, whichever it is."""
-    if isinstance(data, Mapping) and data.get("format") == MATCH_FORMAT:
-        return check_match(data)
-    return check_hand(data)
+    """Check a hand or a match record, whichever it is. Every error is a RecordError."""
+    try:
+        if isinstance(data, Mapping) and data.get("format") == MATCH_FORMAT:
+            return check_match(data)
+        return check_hand(data)
+    except RulesError as exc:
+        raise RecordError.wrap(exc) from exc
 
 
 def hand_body(dealer: int, entries: Sequence[Entry]) -> dict[str, Any]:
@@ -201,12 +266,16 @@ def hand_body(dealer: int, entries: Sequence[Entry]) -> dict[str, Any]:
     undone = {e.of_position for e in entries if isinstance(e, UndoEntry)}
     kept = [e for e in entries if not isinstance(e, UndoEntry) and e.position not in undone]
     index: dict[int, int] = {}
-    deal: dict[str, Any] | None = None
+    body: dict[str, Any] = {"dealer": dealer}
     moves: list[dict[str, Any]] = []
     for e in kept:
         if isinstance(e, MoveEntry) and isinstance(e.move, Deal):
-            if e.move.hands is not None:
-                deal = {"hands": [list(h) for h in e.move.hands], "stock": list(e.move.stock)}
+            index[e.position] = -1
+            body["deal"] = (
+                None
+                if e.move.hands is None
+                else {"hands": [list(h) for h in e.move.hands], "stock": list(e.move.stock)}
+            )
             continue
         index[e.position] = len(moves)
         if isinstance(e, MoveEntry):
@@ -219,10 +288,9 @@ def hand_body(dealer: int, entries: Sequence[Entry]) -> dict[str, Any]:
                 "reason": e.reason,
                 "rectification": dict(e.rectification),
             }
-            if e.actor:
-                ruling["by"] = e.actor
             moves.append(ruling)
-    return {"dealer": dealer, "deal": deal, "moves": moves}
+    body["moves"] = moves
+    return body
 
 
 def export_hand(setup: Setup, entries: Sequence[Entry], direction: str) -> dict[str, Any]:

@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
+
 from scoring import store
-from scoring.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded
+from scoring.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
 from scoring.handlog import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, fold
 from scoring.models import Hand, Match
 from scoring.records import export_hand, export_match
-from scoring.rules import HandResult, ImpossibleMove, get_game
-from scoring.rules.moves import move_from_dict
+from scoring.rules import HandResult, ImpossibleMove, game_names, get_game
+from scoring.rules.core import jsonable
+from scoring.rules.moves import move_from_dict, move_to_dict
 from scoring.snapshot import snapshot
 
 
@@ -52,9 +56,9 @@ def hand_view(hand: Hand) -> HandView:
     return fold(hand_setup(hand, events), hand_entries(hand, events))
 
 
-def hand_state(hand: Hand) -> dict[str, Any]:
-    """The hand now: the replay at its last step."""
-    view = hand_view(hand)
+def hand_state(hand: Hand, view: HandView | None = None) -> dict[str, Any]:
+    """The hand now: the replay at its last step (``view``: the fold, when the caller has it already)."""
+    view = view if view is not None else hand_view(hand)
     return _step(hand, view, len(view.moves))
 
 
@@ -104,8 +108,6 @@ def _step(hand: Hand, view: HandView, step: int) -> dict[str, Any]:
 
 
 def _move_dict(entry: MoveEntry) -> dict[str, Any]:
-    from scoring.rules.moves import move_to_dict
-
     return move_to_dict(entry.move)
 
 
@@ -123,31 +125,80 @@ def match_results(match: Match, hands: Sequence[Hand] | None = None) -> list[Han
 def match_sheet(
     match: Match, *, replace_hand: tuple[int, HandView] | None = None, hands: Sequence[Hand] | None = None
 ) -> dict[str, Any]:
-    """The game's running sheet: totals, per-hand rows, who won. ``replace_hand`` swaps one hand's fold
-    (for a ruling preview)."""
+    """The game's running sheet: totals, per-hand rows with the game's own columns, who won.
+
+    ``replace_hand`` gives one hand's fold instead of reading it (the projection has it already; a ruling
+    preview passes the fold with the ruling): it counts when it is finished, and not otherwise.
+    """
     game = get_game(match.game)
     options = game.ruleset.validate(match.options)
     seats = list(match.seats.values_list("name", flat=True))
     hand_list = list(hands if hands is not None else match.hands.order_by("number"))
+    replaced = replace_hand[0] if replace_hand is not None else None
     results: list[tuple[int, HandResult]] = []
     for hand in hand_list:
-        if hand.status == Hand.Status.OVER:
+        if hand.number != replaced and hand.status == Hand.Status.OVER:
             view = hand_view(hand)
             if view.result is not None:
                 results.append((hand.number, view.result))
     if replace_hand is not None and replace_hand[1].result is not None:
-        results = [r for r in results if r[0] != replace_hand[0]] + [
-            (replace_hand[0], replace_hand[1].result)
-        ]
+        results.append((replace_hand[0], replace_hand[1].result))
         results.sort(key=lambda r: r[0])
     result = game.match_result(options, len(seats), [r for _, r in results])
     return {"game": match.game, "seats": seats, "hands": [n for n, _ in results], **result.as_dict()}
 
 
+def match_sheet_current(match: Match) -> dict[str, Any]:
+    """The sheet the projection keeps with the match (written with every finished hand)."""
+    return match.sheet or match_sheet(match)
+
+
+def match_list(*, user: Any, club_id: int | None = None) -> QuerySet[Match]:
+    """The matches ``user`` may read (see :mod:`scoring.permissions`), newest first."""
+    matches = Match.objects.select_related("club").prefetch_related("seats", "hands", "scorers")
+    if club_id is not None:
+        matches = matches.filter(club_id=club_id)
+    if user is not None and user.is_authenticated and user.is_superuser:
+        return matches
+    readable = Q(published=True)
+    if user is not None and user.is_authenticated:
+        readable |= Q(club__memberships__user=user)
+    return matches.filter(readable).distinct()
+
+
+def match_get(match_id: int) -> Match:
+    """The match, or 404."""
+    return get_object_or_404(Match.objects.select_related("club"), pk=match_id)
+
+
+def hand_get(match: Match, number: int) -> Hand:
+    """The match's hand with that number, or 404."""
+    return get_object_or_404(Hand.objects.select_related("match"), match=match, number=number)
+
+
+def hand_list(match: Match) -> QuerySet[Hand]:
+    return match.hands.order_by("number")
+
+
+def game_list() -> list[dict[str, Any]]:
+    """Every registered game: its name, title, table sizes, unit and options with their defaults."""
+    out = []
+    for name in game_names():
+        game = get_game(name)
+        out.append(
+            {
+                "name": name,
+                "title": game.title,
+                "seat_counts": list(game.seat_counts),
+                "score_unit": game.score_unit,
+                "options": jsonable(game.ruleset.describe()),
+            }
+        )
+    return out
+
+
 def hand_audit(hand: Hand) -> list[dict[str, Any]]:
     """Every event of the hand: what, who, when. Nothing is ever removed from this list."""
-    from scoring.events import to_payload
-
     return [
         {
             "version": e.version,

@@ -1,9 +1,14 @@
-"""Writes: creating matches and hands, recording moves, undoing, ruling. Views and tasks call these.
+"""Writes: creating matches and hands, recording moves, undoing, ruling, importing records.
 
-Each write folds the hand's log through the rule engine *before* anything is appended: a keying error
-raises (``MalformedMove`` → 400, ``ImpossibleMove`` → 422) and nothing is written; a rule irregularity
-is appended with the engine's verdict and flags the hand. The hand's read model (``Hand``) and the match
+Each write locks the hand's read model, checks the version the caller expected, and folds the hand's log
+through the rule engine *before* anything is appended: a keying error raises (``MalformedMove`` → 400,
+``ImpossibleMove`` → 422) and nothing is written; a rule irregularity is appended with the engine's verdict
+and flags the hand. The hand's read model (``Hand``) and, when a finished hand is concerned, the match
 sheet are written in the same transaction as the events, so a reader never sees one without the other.
+
+Idempotency: a write may carry a key; a second write with the same key on the same hand appends nothing
+and answers as the first one did (the same move again), or is refused (``idempotency.reused``) when the
+key was used for something else.
 """
 
 from __future__ import annotations
@@ -16,24 +21,35 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from scoring import store
-from scoring.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded
-from scoring.handlog import HandView, MoveEntry, RulingEntry, check_ruling, fold
+from scoring import permissions, store
+from scoring.events import Event, HandStarted, MoveRecorded, MoveUndone, RulingRecorded
+from scoring.handlog import (
+    Entry,
+    HandView,
+    MoveEntry,
+    RulingEntry,
+    Setup,
+    UndoEntry,
+    check_log,
+    check_ruling,
+    extend,
+    fold,
+)
 from scoring.models import Hand, Match, MatchSeat
 from scoring.records import (
     HAND_FORMAT,
     MATCH_FORMAT,
     RecordError,
     check_header,
-    load_hand,
     parse_common,
     parse_hand_body,
+    record_position,
 )
-from scoring.rules import HandResult, ImpossibleMove, MalformedMove, get_game
+from scoring.rules import ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.core import Verdict
 from scoring.rules.moves import move_from_dict, move_to_dict
-from scoring.selectors import hand_entries, hand_setup, hand_view, match_results, match_sheet
-from tournaments.models import Club, Player
+from scoring.selectors import hand_entries, hand_setup, match_results, match_sheet
+from tournaments.models import Club, Membership, Player
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -44,14 +60,20 @@ def actor_name(user: User | None) -> str:
     return str(user.get_username())
 
 
+def user_or_none(user: User | None) -> Any:
+    return user if user is not None and user.is_authenticated else None
+
+
 @dataclass(frozen=True)
 class MoveOutcome:
     hand: Hand
-    version: int
+    version: int  # the stream version of the recorded move
     verdicts: tuple[Verdict, ...]
     replayed: bool  # an idempotent retry: nothing was appended
+    view: HandView | None = None  # the hand after the move (None for a retry)
 
 
+# ---- matches and hands ------------------------------------------------------------------------------
 def match_create(
     *,
     club: Club,
@@ -62,10 +84,17 @@ def match_create(
     direction: str = Match.Direction.ANTICLOCKWISE,
     title: str = "",
     published: bool = False,
+    scorers: Sequence[Any] = (),
     actor: User | None = None,
 ) -> Match:
-    """Create a match and start its first hand. Options are validated against the game's ruleset."""
+    """Create a match and start its first hand. Options are validated against the game's ruleset.
+
+    ``scorers`` are the users assigned to record at the table (each a scorer or director of the club);
+    a scorer who creates a match is assigned to it.
+    """
     rules = get_game(game)
+    if options is not None and not isinstance(options, Mapping):
+        raise MalformedMove("options.invalid", "options must be an object", field="options")
     values = rules.ruleset.validate(options)
     chosen = {k: v for k, v in values.items() if options and k in options}
     rules.initial_state(values, seats=len(seats), dealer=dealer)  # checks seat count and dealer
@@ -73,6 +102,14 @@ def match_create(
         raise MalformedMove(
             "match.direction", f"direction must be one of {Match.Direction.values}", field="direction"
         )
+    assigned = list(scorers)
+    for user in assigned:
+        if permissions.club_role(user, club) not in (Membership.Role.DIRECTOR, Membership.Role.SCORER):
+            raise ImpossibleMove(
+                "match.scorer", f"{user} is not a scorer or director of {club}", field="scorers"
+            )
+    if permissions.club_role(actor, club) == Membership.Role.SCORER:
+        assigned.append(actor)
     with transaction.atomic():
         match = Match.objects.create(
             club=club,
@@ -92,12 +129,10 @@ def match_create(
                 if not isinstance(seat, str) or not seat.strip():
                     raise MalformedMove("match.seats", "each seat needs a name", field="seats")
                 MatchSeat.objects.create(match=match, seat=i, name=seat.strip())
+        if assigned:
+            match.scorers.add(*assigned)
         hand_start(match=match, dealer=dealer, actor=actor)
     return match
-
-
-def user_or_none(user: User | None) -> Any:
-    return user if user is not None and user.is_authenticated else None
 
 
 def hand_start(*, match: Match, dealer: int | None = None, actor: User | None = None) -> Hand:
@@ -111,37 +146,30 @@ def hand_start(*, match: Match, dealer: int | None = None, actor: User | None = 
             raise ImpossibleMove("hand.in_play", f"hand {last.number} is not finished yet", field="match")
         if match.status == Match.Status.FINISHED:
             raise ImpossibleMove("match.finished", "the match is over", field="match")
+        options = game.ruleset.validate(match.options)
         results = match_results(match)
         if dealer is None:
             dealer = (
                 0
                 if last is None
-                else game.next_dealer(
-                    game.ruleset.validate(match.options), len(seats), last.dealer, _result_or_none(last)
-                )
+                else game.next_dealer(options, len(seats), last.dealer, results[-1] if results else None)
             )
-        context = game.match_context(game.ruleset.validate(match.options), len(seats), results)
+        context = game.match_context(options, len(seats), results)
         game.initial_state(match.options, seats=len(seats), dealer=dealer, context=context)
         number = 1 if last is None else last.number + 1
         hand = Hand.objects.create(
             match=match, number=number, stream_id=f"match-{match.pk}-hand-{number}", dealer=dealer
         )
-        appended = store.append(
-            hand.stream_id,
-            [HandStarted(game=match.game, options=dict(match.options), seats=seats, dealer=dealer)],
-            expected_version=0,
-            actor=actor_name(actor),
+        started = HandStarted(
+            game=match.game, options=dict(match.options), seats=seats, dealer=dealer, context=context
         )
+        appended = store.append(hand.stream_id, [started], expected_version=0, actor=actor_name(actor))
         hand.version = appended.to_version
         hand.save(update_fields=["version"])
     return hand
 
 
-def _result_or_none(hand: Hand) -> HandResult | None:
-    view = hand_view(hand)
-    return view.result
-
-
+# ---- moves and undos --------------------------------------------------------------------------------
 def move_record(
     *,
     hand: Hand,
@@ -153,53 +181,73 @@ def move_record(
     """Record one move: refused with nothing written if it cannot stand, recorded with its verdicts if it
     is a rule irregularity (refused too when the match is strict)."""
     parsed = move_from_dict(move)
-    if idempotency_key:
-        done = store.result_for_key(hand.stream_id, idempotency_key)
+    wanted = move_to_dict(parsed)
+    with transaction.atomic():
+        hand = _lock(hand)
+        done = _retried(hand, idempotency_key, lambda e: isinstance(e, MoveRecorded) and e.move == wanted)
         if done is not None:
-            return MoveOutcome(Hand.objects.get(pk=hand.pk), done.to_version, (), replayed=True)
-    view = hand_view(hand)
-    step = view.game.apply(view.state, parsed)
-    event = MoveRecorded(move=move_to_dict(parsed), verdicts=tuple(v.as_dict() for v in step.verdicts))
-    with transaction.atomic():
-        appended = store.append(
-            hand.stream_id,
-            [event],
-            expected_version=expected_version,
-            idempotency_key=idempotency_key,
-            actor=actor_name(actor),
-        )
-        hand = _project(hand)
-    return MoveOutcome(hand, appended.to_version, step.verdicts, replayed=False)
+            event = done.event
+            assert isinstance(event, MoveRecorded)
+            verdicts = tuple(Verdict(**v) for v in event.verdicts)
+            return MoveOutcome(hand, done.version, verdicts, replayed=True)
+        events = _events_at(hand, expected_version)
+        view = fold(hand_setup(hand, events), hand_entries(hand, events))
+        new, verdicts = extend(view, MoveEntry(expected_version + 1, parsed, actor_name(actor)))
+        event = MoveRecorded(move=wanted, verdicts=tuple(v.as_dict() for v in verdicts))
+        appended = _append(hand, event, expected_version, idempotency_key, actor)
+        hand = _project(hand, new, appended.to_version)
+    return MoveOutcome(hand, appended.to_version, verdicts, replayed=False, view=new)
 
 
-def move_undo(*, hand: Hand, expected_version: int, actor: User | None, reason: str = "") -> Hand:
-    """Take back the last move, by the scorer who recorded it, while no later event exists."""
-    events = store.read_stream(hand.stream_id)
-    last = events[-1]
-    if not isinstance(last.event, MoveRecorded):
-        raise ImpossibleMove("undo.nothing", "the last entry of this hand is not a move", field="type")
-    if last.recorded_by != actor_name(actor):
-        raise ImpossibleMove(
-            "undo.not_yours", "only the scorer who recorded a move can undo it", field="type"
-        )
-    with transaction.atomic():
-        store.append(
-            hand.stream_id,
-            [MoveUndone(of_version=last.version, reason=reason)],
-            expected_version=expected_version,
-            actor=actor_name(actor),
-        )
-        return _project(hand)
-
-
-def _ruling_view(
+def move_undo(
+    *,
     hand: Hand,
-    refs: Sequence[int],
-    rule: str,
-    reason: str,
-    rectification: Mapping[str, Any],
+    expected_version: int,
     actor: User | None,
-) -> tuple[HandView, HandView]:
+    reason: str = "",
+    idempotency_key: str | None = None,
+) -> Hand:
+    """Take back the last move that stands, while no ruling came after it and no later hand started.
+
+    A scorer takes back only a move he recorded; a director any move.
+    """
+    if not isinstance(reason, str):
+        raise MalformedMove("undo.malformed", "reason must be a string", field="reason")
+    with transaction.atomic():
+        hand = _lock(hand)
+        if _retried(hand, idempotency_key, lambda e: isinstance(e, MoveUndone)) is not None:
+            return hand
+        events = _events_at(hand, expected_version)
+        setup, entries = hand_setup(hand, events), hand_entries(hand, events)
+        view = fold(setup, entries)
+        if not view.moves:
+            raise ImpossibleMove("undo.nothing", "there is no move to take back", field="type")
+        last = view.moves[-1]
+        if any(r.position > last.position for r in view.rulings):
+            raise ImpossibleMove(
+                "undo.ruled", "a ruling came after the last move: ask the director", field="type"
+            )
+        if last.actor != actor_name(actor) and not permissions.can_rule(actor, hand.match):
+            raise ImpossibleMove(
+                "undo.not_yours", "only the scorer who recorded a move can take it back", field="type"
+            )
+        _refuse_if_later_hand(
+            hand, "undo.next_hand", "the next hand has started: the move cannot be taken back"
+        )
+        undo = UndoEntry(expected_version + 1, last.position, reason, actor_name(actor))
+        new = fold(setup, [*entries, undo])
+        appended = _append(
+            hand,
+            MoveUndone(of_version=last.position, reason=reason),
+            expected_version,
+            idempotency_key,
+            actor,
+        )
+        return _project(hand, new, appended.to_version)
+
+
+# ---- rulings ----------------------------------------------------------------------------------------
+def _check_ruling_input(refs: Any, rule: Any, reason: Any, rectification: Any) -> None:
     if not isinstance(rule, str) or not rule.strip():
         raise MalformedMove("ruling.malformed", "a ruling names the rule it applies", field="rule")
     if not isinstance(reason, str) or not reason.strip():
@@ -208,13 +256,29 @@ def _ruling_view(
         isinstance(r, int) and not isinstance(r, bool) for r in refs
     ):
         raise MalformedMove(
-            "ruling.malformed", "refs lists the stream versions of the moves concerned", field="refs"
+            "ruling.malformed",
+            "refs lists the positions (stream versions) of the moves concerned",
+            field="refs",
         )
-    setup, entries = hand_setup(hand), hand_entries(hand)
+    if not isinstance(rectification, Mapping):
+        raise MalformedMove("ruling.malformed", "rectification must be an object", field="rectification")
+
+
+def _ruling_views(
+    hand: Hand,
+    events: Sequence[store.RecordedEvent],
+    refs: Sequence[int],
+    rule: str,
+    reason: str,
+    rectification: Mapping[str, Any],
+    actor: User | None,
+) -> tuple[HandView, HandView]:
+    _check_ruling_input(refs, rule, reason, rectification)
+    setup, entries = hand_setup(hand, events), hand_entries(hand, events)
     before = fold(setup, entries)
     check_ruling(before, refs, rectification)
     proposed = RulingEntry(
-        position=hand.version + 1,
+        position=events[-1].version + 1,
         refs=tuple(refs),
         rule=rule,
         reason=reason,
@@ -222,6 +286,10 @@ def _ruling_view(
         actor=actor_name(actor),
     )
     after = fold(setup, [*entries, proposed])
+    if before.over and not after.over:
+        _refuse_if_later_hand(
+            hand, "ruling.reopens", "the next hand has started: this hand must stay finished"
+        )
     return before, after
 
 
@@ -235,15 +303,24 @@ def ruling_preview(
     actor: User | None = None,
 ) -> dict[str, Any]:
     """The hand score and the match sheet before and after a ruling; nothing is written."""
-    before, after = _ruling_view(hand, refs, rule, reason, rectification, actor)
+    events = store.read_stream(hand.stream_id)
+    before, after = _ruling_views(hand, events, refs, rule, reason, rectification, actor)
     match = hand.match
-    others = [h for h in match.hands.order_by("number") if h.pk != hand.pk]
     return {
-        "before": {"hand": before.result.as_dict() if before.result else None, "sheet": match_sheet(match)},
+        "version": events[-1].version,
+        "before": {
+            "hand": before.result.as_dict() if before.result else None,
+            "flagged": before.flagged,
+            "legal": before.legal,
+            "sheet": match_sheet(match, replace_hand=(hand.number, before)),
+        },
         "after": {
             "hand": after.result.as_dict() if after.result else None,
-            "sheet": match_sheet(match, replace_hand=(hand.number, after), hands=others),
+            "flagged": after.flagged,
+            "legal": after.legal,
+            "sheet": match_sheet(match, replace_hand=(hand.number, after)),
         },
+        # Kept for the pages, which read it at the top level.
         "flagged_after": after.flagged,
     }
 
@@ -257,37 +334,103 @@ def ruling_record(
     rectification: Mapping[str, Any],
     expected_version: int,
     actor: User | None,
+    idempotency_key: str | None = None,
 ) -> Hand:
     """Append a director's ruling; the projection applies it, the original moves stay in the log."""
-    _ruling_view(hand, refs, rule, reason, rectification, actor)
+    _check_ruling_input(refs, rule, reason, rectification)
     with transaction.atomic():
-        store.append(
-            hand.stream_id,
-            [RulingRecorded(refs=tuple(refs), rule=rule, reason=reason, rectification=dict(rectification))],
-            expected_version=expected_version,
-            actor=actor_name(actor),
+        hand = _lock(hand)
+        same = RulingRecorded(refs=tuple(refs), rule=rule, reason=reason, rectification=dict(rectification))
+        if _retried(hand, idempotency_key, lambda e: e == same) is not None:
+            return hand
+        events = _events_at(hand, expected_version)
+        _, after = _ruling_views(hand, events, refs, rule, reason, rectification, actor)
+        appended = _append(hand, same, expected_version, idempotency_key, actor)
+        return _project(hand, after, appended.to_version)
+
+
+# ---- shared steps -----------------------------------------------------------------------------------
+def _lock(hand: Hand) -> Hand:
+    """The hand's row, locked until the transaction ends: writes to one hand queue up (PostgreSQL; on
+    SQLite every write transaction already holds the database's write lock)."""
+    return Hand.objects.select_for_update().select_related("match").get(pk=hand.pk)
+
+
+def _events_at(hand: Hand, expected_version: int) -> list[store.RecordedEvent]:
+    """The hand's events, refused with a conflict unless the stream is at ``expected_version``."""
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise MalformedMove(
+            "version.malformed", "expected_version must be a whole number", field="expected_version"
         )
-        return _project(hand)
+    events = store.read_stream(hand.stream_id)
+    actual = events[-1].version if events else 0
+    if actual != expected_version:
+        raise store.ConcurrencyConflict(hand.stream_id, expected_version, actual)
+    return events
 
 
-def _project(hand: Hand) -> Hand:
-    """Bring the hand's read model and its match's sheet up to date (inside the append's transaction)."""
-    hand = Hand.objects.select_for_update().get(pk=hand.pk)
-    view = hand_view(hand)
-    hand.version = store.stream_version(hand.stream_id)
+def _retried(hand: Hand, key: str | None, same: Any) -> store.RecordedEvent | None:
+    """The event an earlier write with this key appended, if there was one and it was the same write."""
+    if not key:
+        return None
+    done = store.result_for_key(hand.stream_id, key)
+    if done is None:
+        return None
+    event = next(e for e in store.read_stream(hand.stream_id) if e.version == done.from_version)
+    if not same(event.event):
+        raise ImpossibleMove(
+            "idempotency.reused",
+            "this idempotency key was already used for another change to this hand",
+            field="idempotency_key",
+        )
+    return event
+
+
+def _append(
+    hand: Hand, event: Event, expected_version: int, key: str | None, actor: User | None
+) -> store.AppendResult:
+    return store.append(
+        hand.stream_id,
+        [event],
+        expected_version=expected_version,
+        idempotency_key=key or None,
+        actor=actor_name(actor),
+    )
+
+
+def _refuse_if_later_hand(hand: Hand, code: str, message: str) -> None:
+    if Hand.objects.filter(match_id=hand.match_id, number__gt=hand.number).exists():
+        raise ImpossibleMove(code, message, field="type")
+
+
+def _project(hand: Hand, view: HandView, version: int) -> Hand:
+    """Bring the hand's read model up to date with its fold, inside the append's transaction.
+
+    The match sheet only counts finished hands, so it is computed again only when this hand was or now is
+    finished: recording the moves of a hand in play costs one fold of that hand, not of the match.
+    """
+    was_over = hand.status == Hand.Status.OVER
+    hand.version = version
     hand.status = Hand.Status.OVER if view.over else Hand.Status.IN_PLAY
     hand.flagged = view.flagged
     hand.result = view.result.as_dict() if view.result else None
     hand.updated_at = timezone.now()
     hand.save(update_fields=["version", "status", "flagged", "result", "updated_at"])
-    match = hand.match
-    sheet = match_sheet(match)
-    match.sheet = sheet
-    match.status = Match.Status.FINISHED if sheet["finished"] else Match.Status.OPEN
-    match.save(update_fields=["sheet", "status"])
+    if was_over or view.over or not hand.match.sheet:
+        match_project(hand.match, replace_hand=(hand.number, view))
     return hand
 
 
+def match_project(match: Match, *, replace_hand: tuple[int, HandView] | None = None) -> Match:
+    """Write the match's running sheet and status from its finished hands."""
+    sheet = match_sheet(match, replace_hand=replace_hand)
+    match.sheet = sheet
+    match.status = Match.Status.FINISHED if sheet["finished"] else Match.Status.OPEN
+    match.save(update_fields=["sheet", "status"])
+    return match
+
+
+# ---- records ----------------------------------------------------------------------------------------
 def match_import(
     *,
     club: Club,
@@ -295,57 +438,91 @@ def match_import(
     actor: User | None = None,
     title: str = "",
     published: bool = False,
+    scorers: Sequence[Any] = (),
 ) -> Match:
-    """Create a match from a hand or match record: every move goes through ``move_record``."""
-    fmt = record.get("format") if isinstance(record, Mapping) else None
-    if fmt == HAND_FORMAT:
-        setup, _, direction = load_hand(record)
-        hands = [record]
-        game, options, seats = setup.game, dict(setup.options), setup.seats
-    else:
-        check_header(record, MATCH_FORMAT)
-        game, options, seats, direction = parse_common(record)
-        hands = record.get("hands") or []
-        if not isinstance(hands, list) or not hands:
-            raise RecordError("record.malformed", "a match record holds at least one hand", field="hands")
+    """Create a match from a hand or match record (``docs/record-format.md``).
+
+    Each hand is checked entry by entry exactly as the service records it live (an impossible move or
+    ruling refuses the whole import, naming the record field) and then appended in one batch.
+    """
+    try:
+        game, options, seats, direction, bodies = _parse_record(record)
+    except RulesError as exc:
+        raise RecordError.wrap(exc) from exc
     with transaction.atomic():
-        first_dealer, _ = parse_hand_body(hands[0], "hands[0].")
-        match = match_create(
-            club=club,
-            game=game,
-            seats=list(seats),
-            dealer=first_dealer,
-            options=options,
-            direction=direction,
-            title=title,
-            published=published,
-            actor=actor,
-        )
-        for i, body in enumerate(hands):
-            dealer, entries = parse_hand_body(body, f"hands[{i}].")
-            hand = (
-                match.hands.get(number=1) if i == 0 else hand_start(match=match, dealer=dealer, actor=actor)
+        try:
+            match = match_create(
+                club=club,
+                game=game,
+                seats=list(seats),
+                dealer=bodies[0][0],
+                options=options,
+                direction=direction,
+                title=title,
+                published=published,
+                scorers=scorers,
+                actor=actor,
             )
-            _replay_entries(hand, entries, actor)
+        except RulesError as exc:
+            raise RecordError.wrap(exc) from exc
+        single = record.get("format") == HAND_FORMAT
+        for i, (dealer, entries) in enumerate(bodies):
+            where = "" if single else f"hands[{i}]."
+            try:
+                hand = (
+                    match.hands.get(number=1)
+                    if i == 0
+                    else hand_start(match=match, dealer=dealer, actor=actor)
+                )
+            except RulesError as exc:
+                raise RecordError.wrap(exc, where) from exc
+            _import_hand(hand, entries, actor, where)
     return match
 
 
-def _replay_entries(hand: Hand, entries: Sequence[Any], actor: User | None) -> None:
-    version_of: dict[int, int] = {}
-    for entry in entries:
-        if isinstance(entry, MoveEntry):
-            outcome = move_record(
-                hand=hand, move=move_to_dict(entry.move), expected_version=hand.version, actor=actor
+def _parse_record(
+    record: Any,
+) -> tuple[str, dict[str, Any], tuple[str, ...], str, list[tuple[int, list[Entry]]]]:
+    fmt = record.get("format") if isinstance(record, Mapping) else None
+    if fmt == HAND_FORMAT:
+        check_header(record, HAND_FORMAT)
+        game, options, seats, direction = parse_common(record)
+        return game, options, seats, direction, [parse_hand_body(record, "")]
+    check_header(record, MATCH_FORMAT)
+    game, options, seats, direction = parse_common(record)
+    hands = record.get("hands")
+    if not isinstance(hands, list) or not hands:
+        raise RecordError("record.malformed", "a match record holds at least one hand", field="hands")
+    bodies = []
+    for i, body in enumerate(hands):
+        if not isinstance(body, Mapping):
+            raise RecordError("record.malformed", "a hand is an object", field=f"hands[{i}]")
+        bodies.append(parse_hand_body(body, f"hands[{i}]."))
+    return game, options, seats, direction, bodies
+
+
+def _import_hand(hand: Hand, entries: Sequence[Entry], actor: User | None, where: str) -> None:
+    events = store.read_stream(hand.stream_id)
+    setup: Setup = hand_setup(hand, events)
+    try:
+        view, verdicts = check_log(setup, entries, record_position(where))
+    except RulesError as exc:
+        raise RecordError.wrap(exc) from exc
+    if not entries:
+        return
+    # Record positions (deal 0, moves[i] at i + 1) become stream versions after the HandStarted event.
+    version_of = {e.position: hand.version + 1 + k for k, e in enumerate(entries)}
+    new: list[Event] = []
+    for e in entries:
+        if isinstance(e, MoveEntry):
+            found = verdicts[e.position]
+            new.append(MoveRecorded(move=move_to_dict(e.move), verdicts=tuple(v.as_dict() for v in found)))
+        elif isinstance(e, RulingEntry):
+            refs = tuple(version_of[r] for r in e.refs)
+            new.append(
+                RulingRecorded(refs=refs, rule=e.rule, reason=e.reason, rectification=dict(e.rectification))
             )
-            hand = outcome.hand
-            version_of[entry.position] = outcome.version
-        else:
-            hand = ruling_record(
-                hand=hand,
-                refs=[version_of[r] for r in entry.refs],
-                rule=entry.rule,
-                reason=entry.reason or "imported",
-                rectification=entry.rectification,
-                expected_version=hand.version,
-                actor=actor,
-            )
+    with transaction.atomic():
+        hand = _lock(hand)
+        appended = store.append(hand.stream_id, new, expected_version=hand.version, actor=actor_name(actor))
+        _project(hand, view, appended.to_version)

@@ -150,12 +150,16 @@ STORAGES = {
 }
 
 REST_FRAMEWORK = {
+    # Token first: an API call without credentials then answers 401 with "WWW-Authenticate: Token".
+    # The session serves the browsable docs and pages that call the API, with Django's CSRF check.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # One error body for the whole API: {"code", "message", "field"} (scoring/api_errors.py).
+    "EXCEPTION_HANDLER": "scoring.api_errors.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {

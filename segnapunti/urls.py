@@ -8,6 +8,7 @@ urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("admin/", admin.site.urls),
     path("", include("scoring.page_urls")),
+    path("api/", include("scoring.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -1,0 +1,105 @@
+"""How the API answers an error: one place, one body shape.
+
+Every error body names a stable ``code``, a plain ``message`` and the ``field`` concerned (or null):
+
+* a malformed request, move, ruling or record (``MalformedMove``, ``InvalidOptions``, a malformed
+  ``RecordError``, a serializer's ``ValidationError``): 400;
+* a move, ruling or record that cannot stand (``ImpossibleMove``, ``IrregularMoveRefused`` at a strict
+  table, an impossible ``RecordError``): 422, and nothing was written;
+* a stale ``expected_version`` (``ConcurrencyConflict``): 409, with ``expected_version`` and
+  ``current_version`` so that the client can reload and retry;
+* authentication, permission, not found, method not allowed: DRF's status, in the same shape.
+
+Registered as ``REST_FRAMEWORK["EXCEPTION_HANDLER"]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from scoring.records import RecordError
+from scoring.rules import ImpossibleMove, InvalidOptions, MalformedMove, RulesError
+from scoring.store import ConcurrencyConflict
+
+HTTP_422 = status.HTTP_422_UNPROCESSABLE_ENTITY
+
+
+def rules_status(exc: RulesError) -> int:
+    """400 for what is not well formed, 422 for what is well formed but cannot stand."""
+    if isinstance(exc, RecordError):
+        return status.HTTP_400_BAD_REQUEST if exc.malformed else HTTP_422
+    if isinstance(exc, MalformedMove | InvalidOptions):
+        return status.HTTP_400_BAD_REQUEST
+    if isinstance(exc, ImpossibleMove):
+        return HTTP_422
+    return status.HTTP_400_BAD_REQUEST
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, RulesError):
+        return Response(exc.as_dict(), status=rules_status(exc))
+    if isinstance(exc, ConcurrencyConflict):
+        return Response(
+            {
+                "code": "version.conflict",
+                "message": f"the hand is at version {exc.actual}, not {exc.expected}: reload and try again",
+                "field": "expected_version",
+                "expected_version": exc.expected,
+                "current_version": exc.actual,
+            },
+            status=status.HTTP_409_CONFLICT,
+        )
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # a bug: let Django show it (500)
+    if isinstance(exc, exceptions.ValidationError):
+        field, message = _first_error(exc.detail)
+        response.data = {
+            "code": "request.invalid",
+            "message": message,
+            "field": field,
+            "errors": exc.detail,
+        }
+    elif isinstance(exc, exceptions.APIException):
+        response.data = {"code": _code(exc), "message": _text(exc.detail), "field": None}
+    elif isinstance(exc, Http404 | PermissionDenied):
+        response.data = {"code": _code(exc), "message": _text(response.data.get("detail")), "field": None}
+    return response
+
+
+def _code(exc: Exception) -> str:
+    if isinstance(exc, Http404 | exceptions.NotFound):
+        return "not_found"
+    if isinstance(exc, PermissionDenied | exceptions.PermissionDenied):
+        return "permission_denied"
+    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+        return "not_authenticated"
+    if isinstance(exc, exceptions.APIException):
+        return str(exc.default_code)
+    return "error"
+
+
+def _text(detail: Any) -> str:
+    if isinstance(detail, dict):
+        detail = detail.get("detail", next(iter(detail.values()), ""))
+    if isinstance(detail, list):
+        detail = detail[0] if detail else ""
+    return str(detail)
+
+
+def _first_error(detail: Any, path: str = "") -> tuple[str | None, str]:
+    """The first field with an error (a dotted path) and its message, for the body's ``field``."""
+    if isinstance(detail, dict) and detail:
+        key, value = next(iter(detail.items()))
+        if key != "non_field_errors":
+            path = f"{path}.{key}" if path else str(key)
+        return _first_error(value, path)
+    if isinstance(detail, list) and detail:
+        return _first_error(detail[0], path)
+    return (path or None, str(detail))

@@ -1,0 +1,30 @@
+"""The API's routes, included under ``/api/`` (the schema and its browsable docs sit beside them)."""
+
+from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+
+from scoring import apis
+
+app_name = "api"
+
+hand = "matches/<int:match_id>/hands/<int:number>/"
+
+urlpatterns = [
+    path("auth/token/", obtain_auth_token, name="token"),
+    path("games/", apis.GameListApi.as_view(), name="games"),
+    path("matches/", apis.MatchListCreateApi.as_view(), name="matches"),
+    path("matches/<int:match_id>/", apis.MatchDetailApi.as_view(), name="match"),
+    path("matches/<int:match_id>/sheet/", apis.MatchSheetApi.as_view(), name="match-sheet"),
+    path("matches/<int:match_id>/record/", apis.MatchExportApi.as_view(), name="match-record"),
+    path("matches/<int:match_id>/hands/", apis.HandListStartApi.as_view(), name="hands"),
+    path(hand, apis.HandStateApi.as_view(), name="hand"),
+    path(f"{hand}moves/", apis.MoveAppendApi.as_view(), name="moves"),
+    path(f"{hand}undo/", apis.MoveUndoApi.as_view(), name="undo"),
+    path(f"{hand}replay/<int:step>/", apis.HandReplayApi.as_view(), name="replay"),
+    path(f"{hand}rulings/", apis.RulingListRecordApi.as_view(), name="rulings"),
+    path(f"{hand}rulings/preview/", apis.RulingPreviewApi.as_view(), name="ruling-preview"),
+    path(f"{hand}audit/", apis.HandAuditApi.as_view(), name="audit"),
+    path(f"{hand}record/", apis.HandExportApi.as_view(), name="hand-record"),
+    path("records/import/", apis.RecordImportApi.as_view(), name="record-import"),
+    path("records/check/", apis.RecordCheckApi.as_view(), name="record-check"),
+]

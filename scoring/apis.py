@@ -1,0 +1,522 @@
+"""The scoring API: matches, hands, moves, undo, state and replay, rulings, the sheet, audit, records.
+
+One view per operation (a path that lists and creates holds the two operations, each with its own
+serializers). A view validates its input with its nested input serializer, checks the permission
+(:mod:`scoring.api_permissions`), calls one service or selector and serializes the output; errors are
+mapped to HTTP in one place (:mod:`scoring.api_errors`). Every write passes ``actor=request.user``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring import records, selectors, services
+from scoring.api_permissions import MatchAccess
+from scoring.models import Hand, Match
+from tournaments.models import Club, Player
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+
+
+# ---- shared serializers -----------------------------------------------------------------------------
+class HandSummarySerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    flagged = serializers.BooleanField()
+    result = serializers.JSONField(allow_null=True)
+    updated_at = serializers.DateTimeField()
+
+
+class SeatOutputSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+
+
+class MatchOutputSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    club = serializers.IntegerField(source="club_id")
+    title = serializers.CharField()
+    game = serializers.CharField()
+    options = serializers.JSONField()
+    direction = serializers.CharField()
+    status = serializers.CharField()
+    published = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    seats = SeatOutputSerializer(many=True, source="seats.all")
+    scorers = serializers.SerializerMethodField()
+    hands = HandSummarySerializer(many=True, source="hands.all")
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_scorers(self, match: Match) -> list[str]:
+        return [user.get_username() for user in match.scorers.all()]
+
+
+class MatchDetailOutputSerializer(MatchOutputSerializer):
+    sheet = serializers.JSONField(help_text="the game's running sheet (see the sheet operation)")
+
+
+class HandStateOutputSerializer(serializers.Serializer[Any]):
+    """A hand at one step: the moves so far, the engine state (holdings where known, the trick on the
+    table, tricks taken, whose turn, the legal moves, the game's own fields), verdicts, rulings, result."""
+
+    hand = serializers.IntegerField()
+    number = serializers.IntegerField()
+    step = serializers.IntegerField()
+    steps = serializers.IntegerField()
+    version = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.CharField())
+    moves = serializers.JSONField()
+    state = serializers.JSONField()
+    verdicts = serializers.JSONField()
+    rulings = serializers.JSONField()
+    result = serializers.JSONField(allow_null=True)
+    flagged = serializers.BooleanField()
+    legal = serializers.BooleanField()
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    field = serializers.CharField(allow_null=True)
+
+
+class ConflictSerializer(ErrorSerializer):
+    expected_version = serializers.IntegerField()
+    current_version = serializers.IntegerField()
+
+
+WRITE_ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 422: ErrorSerializer}
+VERSIONED_ERRORS = {**WRITE_ERRORS, 409: ConflictSerializer}
+
+
+@extend_schema_field(
+    {"oneOf": [{"type": "string"}, {"type": "object", "properties": {"player": {"type": "integer"}}}]}
+)
+class SeatField(serializers.Field):  # type: ignore[type-arg]
+    """A seat: a name, or ``{"player": id}`` for a club player (his name is used)."""
+
+    def to_internal_value(self, data: Any) -> str | Player:
+        if isinstance(data, str) and data.strip():
+            return data
+        if isinstance(data, dict) and set(data) == {"player"} and isinstance(data["player"], int):
+            player = Player.objects.filter(pk=data["player"]).first()
+            if player is None:
+                raise serializers.ValidationError(f"no player {data['player']}")
+            return player
+        raise serializers.ValidationError('a seat is a name or {"player": id}')
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class VersionedInput(serializers.Serializer[Any]):
+    """What every write to a hand carries: the version the client saw, and optionally a key that makes
+    a retry harmless (or the ``Idempotency-Key`` header)."""
+
+    expected_version = serializers.IntegerField(min_value=0)
+    idempotency_key = serializers.CharField(max_length=200, required=False)
+
+
+def idempotency_key(request: Request, data: dict[str, Any]) -> str | None:
+    """The key from the header or the body; both given and different is a malformed request."""
+    header = request.headers.get(IDEMPOTENCY_HEADER) or None
+    body = data.get("idempotency_key") or None
+    if header and body and header != body:
+        raise serializers.ValidationError(
+            {"idempotency_key": [f"differs from the {IDEMPOTENCY_HEADER} header"]}
+        )
+    return header or body
+
+
+class MatchApi(APIView):
+    """Base of the operations on one match: looks the match up and checks ``access``."""
+
+    permission_classes = [MatchAccess]
+    access: dict[str, str] = {"GET": "read"}
+
+    def get_match(self, match_id: int) -> Match:
+        match = selectors.match_get(match_id)
+        self.check_object_permissions(self.request, match)
+        return match
+
+    def get_hand(self, match_id: int, number: int) -> Hand:
+        return selectors.hand_get(self.get_match(match_id), number)
+
+    def get_club(self, club: Club) -> Club:
+        self.check_object_permissions(self.request, club)
+        return club
+
+
+def match_detail(match: Match) -> dict[str, Any]:
+    return {**MatchOutputSerializer(match).data, "sheet": selectors.match_sheet_current(match)}
+
+
+# ---- games ------------------------------------------------------------------------------------------
+class GameListApi(APIView):
+    permission_classes: list[Any] = []
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "Game"
+
+        name = serializers.CharField()
+        title = serializers.CharField()
+        seat_counts = serializers.ListField(child=serializers.IntegerField())
+        score_unit = serializers.CharField()
+        options = serializers.JSONField()
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(self.OutputSerializer(selectors.game_list(), many=True).data)
+
+
+# ---- matches ----------------------------------------------------------------------------------------
+class MatchListCreateApi(MatchApi):
+    access = {"GET": "read", "POST": "create"}
+
+    class ListFilterSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "MatchListFilter"
+
+        club = serializers.IntegerField(required=False)
+
+    class CreateInputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "MatchCreateInput"
+
+        club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+        game = serializers.CharField()
+        seats = serializers.ListField(child=SeatField(), min_length=1)
+        dealer = serializers.IntegerField(default=0)
+        options = serializers.DictField(default=dict)
+        direction = serializers.ChoiceField(
+            choices=Match.Direction.choices, default=Match.Direction.ANTICLOCKWISE
+        )
+        title = serializers.CharField(default="", allow_blank=True, max_length=120)
+        published = serializers.BooleanField(default=False)
+        scorers = serializers.ListField(
+            child=serializers.SlugRelatedField(
+                slug_field="username", queryset=get_user_model().objects.all()
+            ),
+            required=False,
+            help_text="usernames of the club's scorers assigned to this table",
+        )
+
+    @extend_schema(
+        operation_id="match_list",
+        parameters=[OpenApiParameter("club", int, description="only this club's matches")],
+        responses=MatchOutputSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.ListFilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        matches = selectors.match_list(user=request.user, club_id=filters.validated_data.get("club"))
+        return Response(MatchOutputSerializer(matches, many=True).data)
+
+    @extend_schema(
+        operation_id="match_create",
+        request=CreateInputSerializer,
+        responses={201: MatchDetailOutputSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        data = self.CreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        club = self.get_club(values.pop("club"))
+        match = services.match_create(club=club, actor=request.user, **values)
+        return Response(match_detail(match), status=status.HTTP_201_CREATED)
+
+
+class MatchDetailApi(MatchApi):
+    @extend_schema(responses=MatchDetailOutputSerializer)
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(match_detail(self.get_match(match_id)))
+
+
+class MatchSheetApi(MatchApi):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, match_id: int) -> Response:
+        """The game's running sheet: totals, one row per finished hand in the game's own columns."""
+        return Response(selectors.match_sheet_current(self.get_match(match_id)))
+
+
+# ---- hands ------------------------------------------------------------------------------------------
+class HandListStartApi(MatchApi):
+    access = {"GET": "read", "POST": "record"}
+
+    class StartInputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "HandStartInput"
+
+        dealer = serializers.IntegerField(required=False, min_value=0)
+
+    @extend_schema(operation_id="hand_list", responses=HandSummarySerializer(many=True))
+    def get(self, request: Request, match_id: int) -> Response:
+        hands = selectors.hand_list(self.get_match(match_id))
+        return Response(HandSummarySerializer(hands, many=True).data)
+
+    @extend_schema(
+        operation_id="hand_start",
+        request=StartInputSerializer,
+        responses={201: HandSummarySerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        """Start the next hand (the previous one must be over); the dealer defaults to the game's rule."""
+        data = self.StartInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = self.get_match(match_id)
+        hand = services.hand_start(match=match, dealer=data.validated_data.get("dealer"), actor=request.user)
+        return Response(HandSummarySerializer(hand).data, status=status.HTTP_201_CREATED)
+
+
+class HandStateApi(MatchApi):
+    @extend_schema(responses=HandStateOutputSerializer)
+    def get(self, request: Request, match_id: int, number: int) -> Response:
+        """The hand now: moves, state, legal moves, verdicts, rulings, result."""
+        hand = self.get_hand(match_id, number)
+        return Response(HandStateOutputSerializer(selectors.hand_state(hand)).data)
+
+
+class HandReplayApi(MatchApi):
+    @extend_schema(responses={200: HandStateOutputSerializer, 422: ErrorSerializer})
+    def get(self, request: Request, match_id: int, number: int, step: int) -> Response:
+        """The hand after its first ``step`` standing moves (0: before the deal), rulings applied."""
+        hand = self.get_hand(match_id, number)
+        return Response(HandStateOutputSerializer(selectors.hand_replay(hand, step)).data)
+
+
+class HandAuditApi(MatchApi):
+    class OutputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "AuditEvent"
+
+        version = serializers.IntegerField()
+        type = serializers.CharField()
+        by = serializers.CharField()
+        at = serializers.DateTimeField()
+        payload = serializers.JSONField()
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request: Request, match_id: int, number: int) -> Response:
+        """Every event of the hand, undone moves and rulings included: what, who, when."""
+        hand = self.get_hand(match_id, number)
+        return Response(self.OutputSerializer(selectors.hand_audit(hand), many=True).data)
+
+
+# ---- moves and undo ---------------------------------------------------------------------------------
+class MoveAppendApi(MatchApi):
+    access = {"POST": "record"}
+
+    class InputSerializer(VersionedInput):
+        class Meta:
+            ref_name = "MoveAppendInput"
+
+        move = serializers.DictField(
+            help_text='the move in its dict form: {"type": "play", "seat": 0, "card": "3S"}'
+        )
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "MoveAppendOutput"
+
+        version = serializers.IntegerField(help_text="the stream version (position) of the move")
+        replayed = serializers.BooleanField(help_text="an idempotent retry: nothing new was written")
+        verdicts = serializers.JSONField(help_text="the irregularities the move drew (recorded, not refused)")
+        hand = HandSummarySerializer()
+        state = HandStateOutputSerializer()
+
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[OpenApiParameter(IDEMPOTENCY_HEADER, str, OpenApiParameter.HEADER)],
+        responses={201: OutputSerializer, 200: OutputSerializer, **VERSIONED_ERRORS},
+    )
+    def post(self, request: Request, match_id: int, number: int) -> Response:
+        """Append a move at ``expected_version``. A keying error is refused (400/422) with nothing
+        written; a rule irregularity is recorded with its verdicts and flags the hand (refused with 422
+        at a strict table); a stale version answers 409 with the current one."""
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = idempotency_key(request, data.validated_data)
+        hand = self.get_hand(match_id, number)
+        outcome = services.move_record(
+            hand=hand,
+            move=data.validated_data["move"],
+            expected_version=data.validated_data["expected_version"],
+            idempotency_key=key,
+            actor=request.user,
+        )
+        body = {
+            "version": outcome.version,
+            "replayed": outcome.replayed,
+            "verdicts": [v.as_dict() for v in outcome.verdicts],
+            "hand": outcome.hand,
+            "state": selectors.hand_state(outcome.hand, outcome.view),
+        }
+        code = status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED
+        return Response(self.OutputSerializer(body).data, status=code)
+
+
+class MoveUndoApi(MatchApi):
+    access = {"POST": "record"}
+
+    class InputSerializer(VersionedInput):
+        class Meta:
+            ref_name = "MoveUndoInput"
+
+        reason = serializers.CharField(default="", allow_blank=True, max_length=500)
+
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[OpenApiParameter(IDEMPOTENCY_HEADER, str, OpenApiParameter.HEADER)],
+        responses={201: HandSummarySerializer, **VERSIONED_ERRORS},
+    )
+    def post(self, request: Request, match_id: int, number: int) -> Response:
+        """Take back the last move that stands (a scorer his own; a director any), while no ruling came
+        after it and the next hand has not started. The move stays in the audit trail."""
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = idempotency_key(request, data.validated_data)
+        hand = services.move_undo(
+            hand=self.get_hand(match_id, number),
+            expected_version=data.validated_data["expected_version"],
+            reason=data.validated_data["reason"],
+            idempotency_key=key,
+            actor=request.user,
+        )
+        return Response(HandSummarySerializer(hand).data, status=status.HTTP_201_CREATED)
+
+
+# ---- rulings ----------------------------------------------------------------------------------------
+class RulingOutputSerializer(serializers.Serializer[Any]):
+    position = serializers.IntegerField()
+    refs = serializers.ListField(child=serializers.IntegerField())
+    rule = serializers.CharField()
+    reason = serializers.CharField()
+    rectification = serializers.JSONField()
+    by = serializers.CharField()
+
+
+class RulingInput(serializers.Serializer[Any]):
+    refs = serializers.ListField(
+        child=serializers.IntegerField(), min_length=1, help_text="positions (stream versions) of the moves"
+    )
+    rule = serializers.CharField(max_length=200)
+    reason = serializers.CharField(max_length=2000)
+    rectification = serializers.DictField(
+        help_text="stands | dismiss | replace_move {move} | transfer_tricks {from_seat, to_seat, count} | "
+        "penalty {scores} | assign_score {scores}, as {'kind': ..., ...}"
+    )
+
+
+class RulingListRecordApi(MatchApi):
+    access = {"GET": "read", "POST": "rule"}
+
+    class RecordInputSerializer(RulingInput, VersionedInput):
+        class Meta:
+            ref_name = "RulingRecordInput"
+
+        pass
+
+    @extend_schema(operation_id="ruling_list", responses=RulingOutputSerializer(many=True))
+    def get(self, request: Request, match_id: int, number: int) -> Response:
+        hand = self.get_hand(match_id, number)
+        return Response(RulingOutputSerializer(selectors.hand_state(hand)["rulings"], many=True).data)
+
+    @extend_schema(
+        operation_id="ruling_record",
+        request=RecordInputSerializer,
+        parameters=[OpenApiParameter(IDEMPOTENCY_HEADER, str, OpenApiParameter.HEADER)],
+        responses={201: HandStateOutputSerializer, **VERSIONED_ERRORS},
+    )
+    def post(self, request: Request, match_id: int, number: int) -> Response:
+        """A director's ruling on the referenced moves; the original moves stay in the log."""
+        data = self.RecordInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        key = idempotency_key(request, values)
+        values.pop("idempotency_key", None)
+        hand = services.ruling_record(
+            hand=self.get_hand(match_id, number), idempotency_key=key, actor=request.user, **values
+        )
+        return Response(
+            HandStateOutputSerializer(selectors.hand_state(hand)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class RulingPreviewApi(MatchApi):
+    access = {"POST": "rule"}
+
+    @extend_schema(request=RulingInput, responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS})
+    def post(self, request: Request, match_id: int, number: int) -> Response:
+        """The hand's score and the match sheet before and after the ruling; nothing is written."""
+        data = RulingInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        hand = self.get_hand(match_id, number)
+        return Response(services.ruling_preview(hand=hand, actor=request.user, **data.validated_data))
+
+
+# ---- records ----------------------------------------------------------------------------------------
+class HandExportApi(MatchApi):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, match_id: int, number: int) -> Response:
+        """The hand as a record (``segnapunti.hand``, docs/record-format.md)."""
+        return Response(selectors.hand_export(self.get_hand(match_id, number)))
+
+
+class MatchExportApi(MatchApi):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, match_id: int) -> Response:
+        """The match as a record (``segnapunti.match``, docs/record-format.md)."""
+        return Response(selectors.match_export(self.get_match(match_id)))
+
+
+class RecordImportApi(MatchApi):
+    access = {"POST": "import"}
+
+    class InputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "RecordImportInput"
+
+        club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+        record = serializers.JSONField(help_text="a hand or match record")
+        title = serializers.CharField(default="", allow_blank=True, max_length=120)
+        published = serializers.BooleanField(default=False)
+
+    @extend_schema(request=InputSerializer, responses={201: MatchDetailOutputSerializer, **WRITE_ERRORS})
+    def post(self, request: Request) -> Response:
+        """Create a match from a record: every move and ruling is checked as if recorded live."""
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        club = self.get_club(values.pop("club"))
+        match = services.match_import(club=club, actor=request.user, **values)
+        return Response(match_detail(match), status=status.HTTP_201_CREATED)
+
+
+class RecordCheckApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "RecordCheckInput"
+
+        record = serializers.JSONField(help_text="a hand or match record")
+
+    @extend_schema(request=InputSerializer, responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer})
+    def post(self, request: Request) -> Response:
+        """Check a record without storing it: what ``manage.py replay`` prints."""
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(records.check(data.validated_data["record"]))
