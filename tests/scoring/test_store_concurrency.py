@@ -73,15 +73,20 @@ def without_the_lock_both_pass_the_version_check(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(store, "stream_version", version_then_wait)
 
 
+def start_without_the_store(stream: str) -> None:
+    # Version 1 goes straight into the table: store.append would stop at the patched version check.
+    StoredEvent.objects.create(
+        stream_id=stream, version=1, event_type="HandClosed", schema_version=1, payload={}
+    )
+
+
 def test_without_the_lock_the_unique_constraint_still_turns_a_race_into_a_conflict(
     spawn: Spawn, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for n in range(10):
         without_the_lock_both_pass_the_version_check(monkeypatch)
         stream = f"race-{n}"
-        StoredEvent.objects.create(
-            stream_id=stream, version=1, event_type="HandClosed", schema_version=1, payload={}
-        )
+        start_without_the_store(stream)
 
         assert_one_won_one_conflicted(stream, race(spawn, stream))
 
@@ -103,9 +108,7 @@ def test_concurrent_retries_are_recognised_by_the_constraint_without_the_lock(
     for n in range(10):
         without_the_lock_both_pass_the_version_check(monkeypatch)
         stream = f"retry-{n}"
-        StoredEvent.objects.create(
-            stream_id=stream, version=1, event_type="HandClosed", schema_version=1, payload={}
-        )
+        start_without_the_store(stream)
 
         first, second = race(spawn, stream, key=f"req-{n}")
 

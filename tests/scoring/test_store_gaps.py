@@ -129,20 +129,29 @@ def test_the_same_harness_catches_the_skipped_events_when_appends_are_not_serial
     assert not set(run.seen_at) & run.rolled_back
 
 
-def test_without_the_lock_a_late_commit_is_skipped(spawn: Spawn, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The failure spelt out, step by step, with two explicit transactions.
-    monkeypatch.setattr(store, "_lock_appends", lambda: None)
-    inserted, commit = threading.Event(), threading.Event()
+def append_and_hold(spawn: Spawn, stream: str, commit: threading.Event) -> Future[store.AppendResult]:
+    """Append one event in another thread and keep its transaction open until `commit` is set.
 
-    def slow_append() -> store.AppendResult:
+    Returns once the event is inserted (and has its position), not yet committed."""
+    inserted = threading.Event()
+
+    def hold() -> store.AppendResult:
         with transaction.atomic():
-            result = store.append("slow", [MoveRecorded(move={"n": 1})], expected_version=0)
+            result = store.append(stream, [MoveRecorded(move={"n": 1})], expected_version=0)
             inserted.set()
             assert commit.wait(timeout=10)
         return result
 
-    slow = spawn(slow_append)
+    held = spawn(hold)
     assert inserted.wait(timeout=10)
+    return held
+
+
+def test_without_the_lock_a_late_commit_is_skipped(spawn: Spawn, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The failure spelt out, step by step, with two explicit transactions.
+    monkeypatch.setattr(store, "_lock_appends", lambda: None)
+    commit = threading.Event()
+    slow = append_and_hold(spawn, "slow", commit)
     fast = store.append("fast", [MoveRecorded(move={"n": 2})], expected_version=0)
 
     first_poll = store.read_all_after(0)
@@ -157,17 +166,8 @@ def test_without_the_lock_a_late_commit_is_skipped(spawn: Spawn, monkeypatch: py
 
 
 def test_with_the_lock_a_second_append_waits_for_the_first_to_commit(spawn: Spawn) -> None:
-    inserted, commit = threading.Event(), threading.Event()
-
-    def slow_append() -> store.AppendResult:
-        with transaction.atomic():
-            result = store.append("slow", [MoveRecorded(move={"n": 1})], expected_version=0)
-            inserted.set()
-            assert commit.wait(timeout=10)
-        return result
-
-    slow = spawn(slow_append)
-    assert inserted.wait(timeout=10)
+    commit = threading.Event()
+    slow = append_and_hold(spawn, "slow", commit)
     fast = spawn(store.append, "fast", [MoveRecorded(move={"n": 2})], expected_version=0)
 
     time.sleep(0.3)
