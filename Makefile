@@ -4,16 +4,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: install run test lint typecheck pytest bench worker
+.PHONY: install run test lint typecheck pytest bench worker constraints
 
 install: $(INSTALLED)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall whenever pyproject.toml changes.
-$(INSTALLED): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+# Reinstall whenever the dependencies change; constraints.txt pins the versions last tested.
+$(INSTALLED): pyproject.toml constraints.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -c constraints.txt
 	touch $@
 
 run: install
@@ -37,3 +37,7 @@ bench: install
 
 worker: install
 	$(BIN)/celery -A segnapunti worker --loglevel=INFO
+
+constraints: install
+	{ sed -n '1,2p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable; } > constraints.tmp
+	mv constraints.tmp constraints.txt
