@@ -7,6 +7,7 @@ Fixed deals are written out below; the dealer is seat 0, so E (speaks and leads 
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from fractions import Fraction
@@ -26,6 +27,17 @@ from scoring.rules.moves import Call, Choose, Claim, ClaimResponse, Deal, Declar
 from .playout import play_random
 
 GAME = LHombre()
+
+
+def examples(n: int) -> int:
+    """``n`` examples with the default profile; the profile's own count when it asks for more (thorough)."""
+    profile = settings.default
+    return max(n, profile.max_examples if profile is not None else n)
+
+
+def lh(state: HandState) -> LHombreState:
+    assert isinstance(state, LHombreState)
+    return state
 
 
 def hand(text: str) -> tuple[str, ...]:
@@ -505,7 +517,7 @@ def play_evening(rng: random.Random, options: dict[str, Any], hands: int) -> lis
     for _ in range(hands):
         context = GAME.match_context(options, 3, results)
         p = play_random(GAME, rng, dealer=dealer, options=options, context=context, choose=chooser(rng))
-        result = GAME.result(p.final)
+        result = GAME.result(lh(p.final))
         # The same hand recorded without the deal, on the same table, scores the same.
         blind = replay(
             GAME, GAME.moves_only(p.moves), options=p.options, seats=3, dealer=dealer, context=context
@@ -614,7 +626,7 @@ options = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(seed=seeds, opts=options)
 def test_random_evenings_conserve_chips_and_the_sheet_agrees_with_each_hand(
     seed: int, opts: dict[str, Any]
@@ -622,6 +634,7 @@ def test_random_evenings_conserve_chips_and_the_sheet_agrees_with_each_hand(
     rng = random.Random(seed)
     results = play_evening(rng, opts, hands=8)
     match = GAME.match_result(opts, 3, results)
+    json.dumps(match.as_dict())
     start = opts["start_chips"]
     made, collected = [], []
     for row, result in zip(match.rows, results, strict=False):
@@ -639,17 +652,18 @@ def test_random_evenings_conserve_chips_and_the_sheet_agrees_with_each_hand(
         assert sum(Fraction(t) for t in match.totals) == -match.details["pot"]
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(400))
 @given(seed=seeds, opts=options)
 def test_random_hands_score_alike_in_both_recording_modes(seed: int, opts: dict[str, Any]) -> None:
     rng = random.Random(seed)
     p = play_random(GAME, rng, options=opts, choose=chooser(rng))
-    result = GAME.result(p.final)
+    result = GAME.result(lh(p.final))
     blind = replay(GAME, GAME.moves_only(p.moves), options=p.options, seats=3, dealer=p.dealer)
     assert blind.verdicts == ()
     again = GAME.result(blind.final)
     assert (again.outcome, again.scores) == (result.outcome, result.scores)
     assert again.details["ledger"] == result.details["ledger"]
+    json.dumps(result.as_dict())
     assert sum(Fraction(s) for s in result.scores) == -(
         result.details["settlement"]["pot"] - L.opening(opts["start_chips"]).pot
     )
@@ -667,7 +681,7 @@ def first_possible_revoke(states: list[HandState]) -> tuple[int, int, list[str]]
     return None
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(200))
 @given(seed=seeds)
 def test_an_injected_revoke_is_found_at_the_same_move_in_both_modes(seed: int) -> None:
     rng = random.Random(seed)
@@ -677,7 +691,7 @@ def test_an_injected_revoke_is_found_at_the_same_move_in_both_modes(seed: int) -
         return  # all passed, or every card was always playable
     i, seat, wrong = found
     moves = [*base.moves[:i], PlayCard(seat=seat, card=rng.choice(wrong))]
-    state = GAME.apply(base.states[i], moves[-1]).state
+    state = GAME.apply(lh(base.states[i]), moves[-1]).state
     choose = chooser(rng, stop=False)
     while not state.over:
         move = choose(state, GAME.legal_moves(state))
@@ -685,10 +699,14 @@ def test_an_injected_revoke_is_found_at_the_same_move_in_both_modes(seed: int) -
         state = GAME.apply(state, move).state
     known = replay(GAME, moves, seats=3, dealer=base.dealer)
     blind = replay(GAME, GAME.moves_only(moves), seats=3, dealer=base.dealer)
-    assert [(v.rule, v.move_index) for v in known.verdicts] == [(known.verdicts[0].rule, i)]
-    assert [(v.rule, v.move_index) for v in blind.verdicts] == [
-        (v.rule, v.move_index) for v in known.verdicts
-    ]
+    assert [(v.move_index, v.seat) for v in known.verdicts] == [(i, seat)]
+    assert [(v.move_index, v.seat) for v in blind.verdicts] == [(i, seat)]
+    assert blind.verdicts[0].proved_at is not None
+    # The rule's name can differ in one case, decided in the shared ombre.revoke_check: holding both an
+    # ordinary trump and a matador forced by a higher matador led, the known deal names follow_suit, while
+    # the unknown deal names whichever card the seat happens to play first (the matador: "matador").
+    rules = {known.verdicts[0].rule, blind.verdicts[0].rule}
+    assert len(rules) == 1 or rules == {"lhombre.follow_suit", "lhombre.matador"}
     assert GAME.result(blind.final).scores == GAME.result(known.final).scores
 
 

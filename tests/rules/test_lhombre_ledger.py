@@ -18,6 +18,12 @@ from scoring.rules import lhombre_ledger as L
 from scoring.rules.lhombre_ledger import Bete, Outcome
 
 
+def examples(n: int) -> int:
+    """``n`` examples with the default profile; the profile's own count when it asks for more (thorough)."""
+    profile = settings.default
+    return max(n, profile.max_examples if profile is not None else n)
+
+
 def fold(*outcomes: Outcome, odd_chips: str = "exact") -> list[L.Settlement]:
     ledger = L.opening(0)
     out = []
@@ -283,7 +289,7 @@ def test_the_outcome_table(tricks: tuple[int, int, int], kind: str, codille: int
 
 
 def test_every_split_of_nine_tricks_follows_the_rules_files_table() -> None:
-    seen = Counter()
+    seen: Counter[str] = Counter()
     for h in range(10):
         for a in range(10 - h):
             b = 9 - h - a
@@ -384,7 +390,7 @@ def outcomes(draw: st.DrawFn) -> Outcome:
     )
 
 
-@settings(max_examples=1000)
+@settings(max_examples=examples(500))
 @given(hands=st.lists(outcomes(), min_size=1, max_size=40), start=st.sampled_from([0, 400]))
 def test_random_evenings_conserve_chips_and_never_count_a_bete_twice(
     hands: list[Outcome], start: int
@@ -426,7 +432,7 @@ def test_random_evenings_conserve_chips_and_never_count_a_bete_twice(
         assert sum(final.chips) == total and final.pot == 0
 
 
-@settings(max_examples=1000)
+@settings(max_examples=examples(400))
 @given(hands=st.lists(outcomes(), min_size=1, max_size=25))
 def test_integer_and_exact_modes_differ_by_half_a_jeton_at_most_per_hand(hands: list[Outcome]) -> None:
     ledger = L.opening(0)
@@ -442,7 +448,7 @@ def test_integer_and_exact_modes_differ_by_half_a_jeton_at_most_per_hand(hands: 
         ledger = exact.after
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(
     hands=st.lists(outcomes(), min_size=1, max_size=60),
     poules=st.integers(1, 6),
