@@ -237,6 +237,7 @@ def _table(
     audit = hand_audit(hand)
     can_record = permissions.can_record(request.user, match)
     last = audit[-1] if audit else None
+    latest = match.hands.order_by("-number").values_list("number", flat=True).first() == hand.number
     fresh = VersionedForm.fresh(hand.version)
     # A keying error keeps what was typed, so that it can be corrected rather than keyed again.
     typed = posted.data if isinstance(posted, MoveForm) else {}
@@ -269,13 +270,11 @@ def _table(
         "deal_form": deal_form,
         "fresh": fresh,
         "can_undo": can_record
+        and latest
         and last is not None
         and last["type"] == "MoveRecorded"
         and last["by"] == request.user.get_username(),
-        "next_hand": can_record
-        and state["over"]
-        and match.status == Match.Status.OPEN
-        and match.hands.order_by("-number").values_list("number", flat=True).first() == hand.number,
+        "next_hand": can_record and latest and state["over"] and match.status == Match.Status.OPEN,
         "error": error,
     }
     return render(request, "scoring/table.html", context, status=status)

@@ -71,7 +71,9 @@ def _client(user: User | None) -> Client:
 def match(club: Club, people: dict[str, User | None]) -> Match:
     """A Tressette match for four, hand 1 dealt with a fixed shuffle, its scorer assigned."""
     match = services.match_create(club=club, game="tressette", seats=SEATS, dealer=0)
-    match.scorers.add(people["scorer"])
+    scorer = people["scorer"]
+    assert scorer is not None
+    match.scorers.add(scorer)
     hand = match.hands.get(number=1)
     game = get_game("tressette")
     deal = game.random_deal(game.initial_state(seats=4, dealer=0), random.Random(7))
@@ -115,12 +117,12 @@ def _irregular_card(match: Match) -> tuple[int, str]:
         hand = services.move_record(hand=hand, move=move, expected_version=hand.version).hand
 
 
-def _finish_hand(match: Match, number: int = 1) -> Hand:
+def _finish_hand(match: Match, number: int = 1, actor: User | None = None) -> Hand:
     hand = _hand(match, number)
     while hand.status != Hand.Status.OVER:
         state = hand_state(hand)["state"]
         move = next(m for m in state["legal_moves"] if m["type"] == "play")
-        hand = services.move_record(hand=hand, move=move, expected_version=hand.version).hand
+        hand = services.move_record(hand=hand, move=move, expected_version=hand.version, actor=actor).hand
     return hand
 
 
@@ -472,6 +474,18 @@ def test_nobody_undoes_a_move_someone_else_recorded(people: dict[str, User | Non
 
     assert response.status_code == 422
     assert "Not recorded:" in response.text and "only the scorer who recorded a move" in response.text
+
+
+def test_no_undo_is_offered_on_a_hand_once_the_next_one_has_started(
+    people: dict[str, User | None], match: Match
+) -> None:
+    _finish_hand(match, actor=people["scorer"])
+    client = _client(people["scorer"])
+    assert "Undo my last move" in client.get(_url(match)).text
+
+    client.post(f"/matches/{match.pk}/next-hand/")
+
+    assert "Undo my last move" not in client.get(_url(match)).text
 
 
 def test_the_deal_can_be_skipped_to_record_the_moves_only(club: Club, people: dict[str, User | None]) -> None:
