@@ -27,14 +27,13 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
-from . import tricks
 from .barbu_contracts import CONTRACT_SETS, ContractSpec, contracts
 from .cards import FRENCH_52, FRENCH_RANKS, SUITS, rank_of, suit_of
 from .core import Game, HandResult, HandState, MatchResult, Pending, Score, Verdict, prove
 from .errors import ImpossibleMove
 from .moves import Call, Choose, Claim, Deal, Move, PassCards, PlayCard
 from .options import Option, Ruleset
-from .tricks import Strength, TrickPlay
+from .tricks import Strength, TrickPlay, follow_suit, with_trumps
 
 SEATS = 4
 HAND_SIZE = 13
@@ -150,7 +149,7 @@ class BarbuState(HandState):
 
 @cache
 def _strength(trump: str | None) -> Strength:
-    return tricks.with_trumps(FRENCH_RANKS, trump)
+    return with_trumps(FRENCH_RANKS, trump)
 
 
 def _seat(move: Move) -> int:
@@ -399,7 +398,7 @@ class Barbu(Game[BarbuState]):
         holdings.check_holds(seat, card)
         play = state.trick_play
         index = state.move_index
-        pending, found = tricks.follow_suit(state, seat, card, led=play.current.led, trick=play.number)
+        pending, found = follow_suit(state, seat, card, led=play.current.led, trick=play.number)
         if any(p.seat == seat and p.key.startswith("card:") for p in pending):
             pending, by_card = prove(replace(state, pending=pending), seat, (f"card:{card}",), index)
             found += by_card
@@ -460,7 +459,8 @@ class Barbu(Game[BarbuState]):
 
     def _assertions(self, state: BarbuState, seat: int, card: str) -> tuple[Pending, ...]:
         """Deal unknown: what the play asserts the seat did not hold, beyond the suit led (which
-        :func:`tricks.follow_suit` records); each later proof is the same breach as :meth:`_breach`."""
+        :func:`~scoring.rules.tricks.follow_suit` records); each later proof is the breach that
+        :meth:`_breach` finds at once when the deal is known."""
         current = state.trick_play.current
         number, index, suit = current.number, state.move_index, suit_of(card)
 
@@ -528,9 +528,6 @@ class Barbu(Game[BarbuState]):
                 f"seat {seat} did not discard {self.spec(state).forced_discard} on trick {number} while void"
             )
         raise AssertionError(rule)
-
-    def _strength(self, state: BarbuState) -> Strength:
-        return _strength(state.trump)
 
     # ---- early end and claims -------------------------------------------------------------------
     def _decided(self, state: BarbuState) -> bool:
