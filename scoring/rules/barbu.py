@@ -654,8 +654,9 @@ class Barbu(Game[BarbuState]):
     def _play_domino(self, state: BarbuState, seat: int, card: str) -> tuple[BarbuState, list[Verdict]]:
         holdings = state.hands
         holdings.check_holds(seat, card)
-        if card not in self._playable(state):
-            fits = " ".join(FRENCH_52.sort(self._playable(state)))
+        playable = self._playable(state)
+        if card not in playable:
+            fits = " ".join(FRENCH_52.sort(playable))
             raise ImpossibleMove(
                 "barbu.domino_card", f"{card} does not fit the layout (cards that fit: {fits})", field="card"
             )
@@ -698,16 +699,15 @@ class Barbu(Game[BarbuState]):
             return replace(state, finished=finished, turn=None, phase="over", over=True), verdicts
         if len(left) == 1 and state.options["domino_stop"] == "three_out":
             last = left[0]
-            found: list[Verdict] = []
             if not state.hands.known:
                 # The last player holds every card not yet down: his earlier passes can be checked now.
                 rest = {f"card:{c}" for c in state.hands.deck - state.hands.gone}
                 pending, found = prove(state, last, rest, state.move_index)
-                state = replace(state, pending=pending)
-            _, _, proved = _sort_proofs(state.pending, (), found)
+                pending, _, proved = _sort_proofs(pending, (), found)
+                state, verdicts = replace(state, pending=pending), verdicts + proved
             return replace(
                 state, finished=finished + (last,), turn=None, phase="over", over=True, ended="three_out"
-            ), verdicts + proved
+            ), verdicts
         turn = next(
             state.next_seat(seat, k) for k in range(1, state.seats + 1) if counts[state.next_seat(seat, k)]
         )

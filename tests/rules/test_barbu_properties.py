@@ -60,7 +60,7 @@ def forcing(contract: str, rng: random.Random, *, close: bool = True):  # type: 
 
 
 @pytest.mark.parametrize("contract", list(TOTALS))
-@settings(max_examples=2000 if THOROUGH else 40)
+@settings(max_examples=2000 if THOROUGH else 100)
 @given(seed=seeds, options=options_st)
 def test_every_hand_adds_up_to_its_contract_total_in_both_modes(
     contract: str, seed: int, options: dict[str, Any]
