@@ -571,10 +571,12 @@ class Tressette(Game[TressetteState]):
             if finished:
                 after_end += 1
                 continue
-            scores = [int(v) for v in result.details["deal_scores"]]
+            # The scores as they stand (a director's ruling may have changed them), one per side.
+            scores = [int(result.scores[side[0]]) for side in sides]
             before = list(points)
             points = [p + s for p, s in zip(points, scores, strict=True)]
-            deal_winner = result.details.get("deal_winner")
+            best = max(scores)
+            deal_winner = scores.index(best) if scores.count(best) == 1 else None
             if deal_winner is not None:
                 deals[deal_winner] += 1
             note = ""

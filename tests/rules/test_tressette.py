@@ -4,6 +4,7 @@ buongioco declarations and their window, claims, calling oneself out, and the ma
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -446,7 +447,11 @@ def test_a_wrong_call_loses_the_match() -> None:
 def _deal(*scores: int) -> HandResult:
     best = max(scores)
     winner = scores.index(best) if scores.count(best) == 1 else None
-    return HandResult(outcome="", scores=(), details={"deal_scores": list(scores), "deal_winner": winner})
+    # Two sides: four seats in pairs (0+2, 1+3), each seat carrying its side's score; three: one seat each.
+    by_seat = (scores[0], scores[1], scores[0], scores[1]) if len(scores) == 2 else tuple(scores)
+    teams = ((0, 2), (1, 3)) if len(scores) == 2 else ()
+    return HandResult(outcome="", scores=by_seat, teams=teams, team_scores=tuple(scores) if teams else (),
+                      details={"deal_scores": list(scores), "deal_winner": winner})
 
 
 def test_the_first_side_to_thirty_one_wins() -> None:
@@ -499,3 +504,12 @@ def test_deals_won_format_counts_strict_deal_wins() -> None:
 def test_the_match_context_gives_the_totals_before_the_deal() -> None:
     assert GAME.match_context({}, 4, [_deal(6, 5), _deal(3, 8)]) == {"totals": [9, 13]}
     assert GAME.next_dealer({}, 4, 3, None) == 0
+
+
+def test_the_match_counts_the_scores_as_they_stand_after_a_ruling() -> None:
+    # The deal was played 6-5, then a director's ruling moved 3 points: the result's scores say 3-8 while
+    # the details still tell the deal as played. The match counts 3-8, and the deal goes to 1+3.
+    ruled = replace(_deal(6, 5), scores=(3, 8, 3, 8), team_scores=(3, 8))
+    match = GAME.match_result({}, 4, [ruled])
+    assert match.team_totals == (3, 8)
+    assert match.rows[0]["deal_winner"] == 1
