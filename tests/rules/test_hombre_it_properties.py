@@ -19,6 +19,12 @@ from .playout import play_random
 game = get_game("hombre_it")
 assert isinstance(game, HombreIt)
 
+
+def examples(n: int) -> int:
+    """``n`` under the default profile; the thorough profile's count when that is larger."""
+    return max(n, settings.default.max_examples)
+
+
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 option_sets = st.fixed_dictionaries(
     {
@@ -54,7 +60,7 @@ def test_every_layout_is_a_permutation_of_the_deck(trump: str, natural: bool) ->
         assert card in lay[suit]
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(seed=seeds, options=option_sets)
 def test_every_card_is_accounted_for_and_every_hand_is_zero_sum(seed: int, options: dict[str, Any]) -> None:
     p = play_random(game, random.Random(seed), options=options)
@@ -85,7 +91,7 @@ def _blind_equivalent(move: Move) -> Move:
     return game.moves_only([move])[0]
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(seed=seeds, options=option_sets)
 def test_legal_moves_agree_with_apply_in_both_modes(seed: int, options: dict[str, Any]) -> None:
     p = play_random(game, random.Random(seed), options=options)
@@ -142,7 +148,7 @@ def _found(verdicts: tuple[Verdict, ...]) -> list[tuple[int, int | None]]:
     return [(v.move_index, v.seat) for v in verdicts]
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(seed=seeds, options=option_sets)
 def test_an_injected_revoke_is_found_at_the_same_move_in_both_modes(
     seed: int, options: dict[str, Any]
@@ -163,7 +169,7 @@ def test_an_injected_revoke_is_found_at_the_same_move_in_both_modes(
     assert game.result(known.final).scores == game.result(blind.final).scores
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(seeds=st.lists(seeds, min_size=1, max_size=8), deals=st.integers(1, 6))
 def test_the_session_sheet_adds_up(seeds: list[int], deals: int) -> None:
     results = []

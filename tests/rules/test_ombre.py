@@ -14,6 +14,12 @@ from scoring.rules.cards import LATIN_40
 from scoring.rules.core import HandState, Holdings
 from scoring.rules.tricks import winner_of
 
+
+def examples(n: int) -> int:
+    """``n`` under the default profile; the thorough profile's count when that is larger."""
+    return max(n, settings.default.max_examples)
+
+
 # ---- the layouts, written out by hand from the rules file's tables (§3) -----------------------------
 
 TRUMPS = {
@@ -266,7 +272,7 @@ def test_deal_known_gives_the_verdict_at_once() -> None:
 # ---- properties -----------------------------------------------------------------------------------
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]), trump=st.sampled_from("SCHD"))
 def test_follow_options_and_both_modes_agree_on_random_hands(seed: int, n: int, trump: str) -> None:
     """For a random hand and trick: the options are non-empty, a subset of the hand, and every card
