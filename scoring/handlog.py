@@ -273,11 +273,37 @@ def _result_with_rulings(game: Game[Any], state: HandState, rulings: Sequence[Ru
 
 
 def _rescored(result: HandResult, scores: tuple[Score, ...], ruling: RulingEntry) -> HandResult:
-    team_scores = tuple(
-        _whole(sum((Fraction(scores[s]) for s in team), Fraction(0))) for team in result.teams
-    )
-    details = {**result.details, "ruled": [*result.details.get("ruled", []), ruling.position]}
-    return replace(result, scores=scores, team_scores=team_scores, details=details)
+    # The rules applied, not the rulings' positions: those depend on how the log was keyed (undos), and a
+    # hand imported from its record must score exactly as the hand it was exported from.
+    details = {**result.details, "ruled": [*result.details.get("ruled", []), ruling.rule]}
+    return replace(result, scores=scores, team_scores=_team_scores(result, scores), details=details)
+
+
+def _team_scores(result: HandResult, scores: tuple[Score, ...]) -> tuple[Score, ...]:
+    """The teams' scores after a ruling, kept the way the game counts them.
+
+    Games count a side in one of two ways: every partner carries the side's score (Tressette's pairs add
+    their thirds before rounding, so a side has one score), or each player scores alone and the side is
+    the sum (the hombre's defenders each pay). The game's own result shows which: a side whose members
+    all carry its score shares it, and then a ruling must give the partners one number.
+    """
+    if not result.team_scores:
+        return ()
+    out: list[Score] = []
+    for team, before in zip(result.teams, result.team_scores, strict=True):
+        shared = len(team) > 1 and all(result.scores[s] == before for s in team)
+        if shared:
+            side = {scores[s] for s in team}
+            if len(side) != 1:
+                raise MalformedMove(
+                    "ruling.malformed",
+                    "partners share their side's score: give them one number",
+                    field="scores",
+                )
+            out.append(side.pop())
+        else:
+            out.append(_whole(sum((Fraction(scores[s]) for s in team), Fraction(0))))
+    return tuple(out)
 
 
 def _whole(value: Fraction) -> Score:

@@ -132,6 +132,7 @@ def match_create(
         if assigned:
             match.scorers.add(*assigned)
         hand_start(match=match, dealer=dealer, actor=actor)
+        match_project(match)
     return match
 
 
@@ -477,6 +478,7 @@ def match_import(
             except RulesError as exc:
                 raise RecordError.wrap(exc, where) from exc
             _import_hand(hand, entries, actor, where)
+    match.refresh_from_db()
     return match
 
 

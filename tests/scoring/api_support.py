@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -16,8 +16,9 @@ from rest_framework.test import APIClient
 from scoring import services
 from scoring.models import Hand, Match
 from scoring.rules import Game, ImpossibleMove, get_game, move_to_dict
-from scoring.rules.core import HandState
-from scoring.rules.moves import Move, PlayCard
+from scoring.rules.core import HandResult, HandState, Score
+from scoring.rules.moves import Deal, Move, PlayCard
+from scoring.rules.tricks import TrickPlay
 from scoring.selectors import hand_setup
 from tests.rules.playout import play_random
 from tests.scoring.factories import ClubFactory, UserFactory, member
@@ -203,6 +204,22 @@ def play_irregular(hand: Hand, seed: int, tries: int = 60) -> Played:
     raise AssertionError(f"{game.name}: no irregular card found in {tries} random hands")
 
 
+def tricks_of(state: HandState) -> TrickPlay | None:
+    """The state's trick play, whatever the game calls it (None before play or for Domino)."""
+    return next((v for f in fields(state) if isinstance(v := getattr(state, f.name), TrickPlay)), None)
+
+
+def side_of(result: HandResult, seat: int) -> tuple[int, ...]:
+    """The seats that share ``seat``'s score in this hand (its team, or itself)."""
+    return next((team for team in result.teams if seat in team), (seat,))
+
+
+def side_scores(result: HandResult, seat: int, inside: Score, outside: Score = 0) -> list[Score]:
+    """One number for ``seat``'s side and another for everyone else: a ruling that partners share."""
+    side = side_of(result, seat)
+    return [inside if s in side else outside for s in range(len(result.scores))]
+
+
 def strict(options: Mapping[str, Any]) -> dict[str, Any]:
     return {**options, "strict": True}
 
@@ -219,3 +236,41 @@ def service_record(hand: Hand, moves: Iterable[Move], actor: User | None = None)
             hand=hand, move=move_to_dict(move), expected_version=hand.version, actor=actor
         ).hand
     return hand
+
+
+def engine_record(name: str, *, irregular: bool = False, seed: int = 3) -> tuple[dict[str, Any], int]:
+    """A hand record written straight from an engine playout (no database)."""
+    import random
+
+    from tests.rules.playout import play_random
+    from tests.scoring.api_support import first_irregular
+
+    game = get_game(name)
+    seats = game.seat_counts[0]
+    for attempt in range(60):
+        rng = random.Random(seed * 100 + attempt)
+        p = play_random(game, rng, seats=seats, dealer=0)
+        moves, at = list(p.moves), 0
+        if irregular:
+            found = first_irregular(game, p.states)
+            if found is None:
+                continue
+            at, move, step = found
+            moves, state = [*moves[:at], move], step.state
+            while not state.over:
+                nxt = rng.choice(game.legal_moves(state))
+                state = game.apply(state, nxt).state
+                moves.append(nxt)
+        deal = moves[0]
+        assert isinstance(deal, Deal) and deal.hands is not None
+        record = {
+            "format": "segnapunti.hand",
+            "format_version": 1,
+            "game": name,
+            "seats": list(NAMES[:seats]),
+            "dealer": 0,
+            "deal": {"hands": [list(h) for h in deal.hands], "stock": list(deal.stock)},
+            "moves": [move_to_dict(m) for m in moves[1:]],
+        }
+        return record, at
+    raise AssertionError("no irregular hand found")

@@ -21,11 +21,10 @@ class ClubFactory(factory.django.DjangoModelFactory[Club]):
 class UserFactory(factory.django.DjangoModelFactory[User]):
     class Meta:
         model = User
-        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
-    # No password hashing in tests: the API authenticates with tokens, the pages with force_login.
-    password = factory.PostGeneration(lambda user, create, extracted, **kw: user.set_unusable_password())
+    # An unusable password costs no hashing: the API tests authenticate with tokens or force_login.
+    password = factory.django.Password(None)
 
 
 class MembershipFactory(factory.django.DjangoModelFactory[Membership]):
