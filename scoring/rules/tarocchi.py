@@ -349,11 +349,6 @@ class Spot:
     best_trump: str | None  # the highest trump in the trick
     king_shown: bool  # the Fanta rule applies to the suit led
 
-    @property
-    def first(self) -> bool:
-        """This trick is the first one of its (plain) suit."""
-        return self.lead_suit in PLAIN and self.lead_suit not in self.opened
-
 
 @dataclass(frozen=True)
 class Obligation:
