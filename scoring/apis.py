@@ -177,7 +177,7 @@ class GameListApi(APIView):
         score_unit = serializers.CharField()
         options = serializers.JSONField()
 
-    @extend_schema(responses=OutputSerializer(many=True))
+    @extend_schema(operation_id="game_list", responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
         return Response(self.OutputSerializer(selectors.game_list(), many=True).data)
 
@@ -240,13 +240,13 @@ class MatchListCreateApi(MatchApi):
 
 
 class MatchDetailApi(MatchApi):
-    @extend_schema(responses=MatchDetailOutputSerializer)
+    @extend_schema(operation_id="match_detail", responses=MatchDetailOutputSerializer)
     def get(self, request: Request, match_id: int) -> Response:
         return Response(match_detail(self.get_match(match_id)))
 
 
 class MatchSheetApi(MatchApi):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="match_sheet", responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, match_id: int) -> Response:
         """The game's running sheet: totals, one row per finished hand in the game's own columns."""
         return Response(selectors.match_sheet_current(self.get_match(match_id)))
@@ -274,15 +274,15 @@ class HandListStartApi(MatchApi):
     )
     def post(self, request: Request, match_id: int) -> Response:
         """Start the next hand (the previous one must be over); the dealer defaults to the game's rule."""
+        match = self.get_match(match_id)
         data = self.StartInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        match = self.get_match(match_id)
         hand = services.hand_start(match=match, dealer=data.validated_data.get("dealer"), actor=request.user)
         return Response(HandSummarySerializer(hand).data, status=status.HTTP_201_CREATED)
 
 
 class HandStateApi(MatchApi):
-    @extend_schema(responses=HandStateOutputSerializer)
+    @extend_schema(operation_id="hand_state", responses=HandStateOutputSerializer)
     def get(self, request: Request, match_id: int, number: int) -> Response:
         """The hand now: moves, state, legal moves, verdicts, rulings, result."""
         hand = self.get_hand(match_id, number)
@@ -290,7 +290,9 @@ class HandStateApi(MatchApi):
 
 
 class HandReplayApi(MatchApi):
-    @extend_schema(responses={200: HandStateOutputSerializer, 422: ErrorSerializer})
+    @extend_schema(
+        operation_id="hand_replay", responses={200: HandStateOutputSerializer, 422: ErrorSerializer}
+    )
     def get(self, request: Request, match_id: int, number: int, step: int) -> Response:
         """The hand after its first ``step`` standing moves (0: before the deal), rulings applied."""
         hand = self.get_hand(match_id, number)
@@ -308,7 +310,7 @@ class HandAuditApi(MatchApi):
         at = serializers.DateTimeField()
         payload = serializers.JSONField()
 
-    @extend_schema(responses=OutputSerializer(many=True))
+    @extend_schema(operation_id="hand_audit", responses=OutputSerializer(many=True))
     def get(self, request: Request, match_id: int, number: int) -> Response:
         """Every event of the hand, undone moves and rulings included: what, who, when."""
         hand = self.get_hand(match_id, number)
@@ -338,6 +340,7 @@ class MoveAppendApi(MatchApi):
         state = HandStateOutputSerializer()
 
     @extend_schema(
+        operation_id="move_append",
         request=InputSerializer,
         parameters=[OpenApiParameter(IDEMPOTENCY_HEADER, str, OpenApiParameter.HEADER)],
         responses={201: OutputSerializer, 200: OutputSerializer, **VERSIONED_ERRORS},
@@ -346,10 +349,10 @@ class MoveAppendApi(MatchApi):
         """Append a move at ``expected_version``. A keying error is refused (400/422) with nothing
         written; a rule irregularity is recorded with its verdicts and flags the hand (refused with 422
         at a strict table); a stale version answers 409 with the current one."""
+        hand = self.get_hand(match_id, number)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         key = idempotency_key(request, data.validated_data)
-        hand = self.get_hand(match_id, number)
         outcome = services.move_record(
             hand=hand,
             move=data.validated_data["move"],
@@ -378,6 +381,7 @@ class MoveUndoApi(MatchApi):
         reason = serializers.CharField(default="", allow_blank=True, max_length=500)
 
     @extend_schema(
+        operation_id="move_undo",
         request=InputSerializer,
         parameters=[OpenApiParameter(IDEMPOTENCY_HEADER, str, OpenApiParameter.HEADER)],
         responses={201: HandSummarySerializer, **VERSIONED_ERRORS},
@@ -385,11 +389,12 @@ class MoveUndoApi(MatchApi):
     def post(self, request: Request, match_id: int, number: int) -> Response:
         """Take back the last move that stands (a scorer his own; a director any), while no ruling came
         after it and the next hand has not started. The move stays in the audit trail."""
+        hand = self.get_hand(match_id, number)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         key = idempotency_key(request, data.validated_data)
         hand = services.move_undo(
-            hand=self.get_hand(match_id, number),
+            hand=hand,
             expected_version=data.validated_data["expected_version"],
             reason=data.validated_data["reason"],
             idempotency_key=key,
@@ -427,8 +432,6 @@ class RulingListRecordApi(MatchApi):
         class Meta:
             ref_name = "RulingRecordInput"
 
-        pass
-
     @extend_schema(operation_id="ruling_list", responses=RulingOutputSerializer(many=True))
     def get(self, request: Request, match_id: int, number: int) -> Response:
         hand = self.get_hand(match_id, number)
@@ -442,14 +445,13 @@ class RulingListRecordApi(MatchApi):
     )
     def post(self, request: Request, match_id: int, number: int) -> Response:
         """A director's ruling on the referenced moves; the original moves stay in the log."""
+        hand = self.get_hand(match_id, number)
         data = self.RecordInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         key = idempotency_key(request, values)
         values.pop("idempotency_key", None)
-        hand = services.ruling_record(
-            hand=self.get_hand(match_id, number), idempotency_key=key, actor=request.user, **values
-        )
+        hand = services.ruling_record(hand=hand, idempotency_key=key, actor=request.user, **values)
         return Response(
             HandStateOutputSerializer(selectors.hand_state(hand)).data, status=status.HTTP_201_CREATED
         )
@@ -458,25 +460,29 @@ class RulingListRecordApi(MatchApi):
 class RulingPreviewApi(MatchApi):
     access = {"POST": "rule"}
 
-    @extend_schema(request=RulingInput, responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS})
+    @extend_schema(
+        operation_id="ruling_preview",
+        request=RulingInput,
+        responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS},
+    )
     def post(self, request: Request, match_id: int, number: int) -> Response:
         """The hand's score and the match sheet before and after the ruling; nothing is written."""
+        hand = self.get_hand(match_id, number)
         data = RulingInput(data=request.data)
         data.is_valid(raise_exception=True)
-        hand = self.get_hand(match_id, number)
         return Response(services.ruling_preview(hand=hand, actor=request.user, **data.validated_data))
 
 
 # ---- records ----------------------------------------------------------------------------------------
 class HandExportApi(MatchApi):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="hand_export", responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, match_id: int, number: int) -> Response:
         """The hand as a record (``segnapunti.hand``, docs/record-format.md)."""
         return Response(selectors.hand_export(self.get_hand(match_id, number)))
 
 
 class MatchExportApi(MatchApi):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="match_export", responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, match_id: int) -> Response:
         """The match as a record (``segnapunti.match``, docs/record-format.md)."""
         return Response(selectors.match_export(self.get_match(match_id)))
@@ -494,7 +500,11 @@ class RecordImportApi(MatchApi):
         title = serializers.CharField(default="", allow_blank=True, max_length=120)
         published = serializers.BooleanField(default=False)
 
-    @extend_schema(request=InputSerializer, responses={201: MatchDetailOutputSerializer, **WRITE_ERRORS})
+    @extend_schema(
+        operation_id="record_import",
+        request=InputSerializer,
+        responses={201: MatchDetailOutputSerializer, **WRITE_ERRORS},
+    )
     def post(self, request: Request) -> Response:
         """Create a match from a record: every move and ruling is checked as if recorded live."""
         data = self.InputSerializer(data=request.data)
@@ -514,7 +524,11 @@ class RecordCheckApi(APIView):
 
         record = serializers.JSONField(help_text="a hand or match record")
 
-    @extend_schema(request=InputSerializer, responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer})
+    @extend_schema(
+        operation_id="record_check",
+        request=InputSerializer,
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer},
+    )
     def post(self, request: Request) -> Response:
         """Check a record without storing it: what ``manage.py replay`` prints."""
         data = self.InputSerializer(data=request.data)

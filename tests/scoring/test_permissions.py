@@ -11,10 +11,11 @@ from rest_framework.test import APIClient
 
 from scoring.models import Match, StoredEvent
 from scoring.permissions import can_read
-from scoring.rules import game_names
+from scoring.rules import game_names, get_game
 from scoring.selectors import match_list
 from tests.scoring.api_support import (
     People,
+    Role,
     client_for,
     create_match,
     hand_of,
@@ -24,10 +25,12 @@ from tests.scoring.api_support import (
     post_move,
     record,
 )
+from tests.scoring.factories import ClubFactory, member
 
 pytestmark = pytest.mark.django_db
 
 GAME = game_names()[0]
+SEATS = get_game(GAME).seat_counts[0]
 PERSONAS = ("director", "scorer", "other_scorer", "member", "outsider", "anonymous")
 
 
@@ -200,16 +203,9 @@ def test_the_match_list_shows_each_persona_what_he_may_read(people: People) -> N
 
 
 def make_other_club_match() -> int:
-    other = make_people_elsewhere()
-    return create_match(client_for(other.director), other.club, GAME)["id"]
-
-
-def make_people_elsewhere() -> People:
-    from tests.scoring.factories import ClubFactory, UserFactory, member
-
     club = ClubFactory()
-    user = member(club, "director", username="altro")
-    return People(club, user, UserFactory(), UserFactory(), UserFactory(), UserFactory())
+    director = member(club, Role.DIRECTOR, username="altro")
+    return create_match(client_for(director), club, GAME)["id"]
 
 
 @pytest.mark.parametrize(
@@ -224,7 +220,7 @@ def make_people_elsewhere() -> People:
     ],
 )
 def test_who_may_create_a_match(people: People, persona: str, status: int) -> None:
-    body = {"club": people.club.pk, "game": GAME, "seats": ["A", "B", "C", "D"][: _seats()]}
+    body = {"club": people.club.pk, "game": GAME, "seats": ["A", "B", "C", "D"][:SEATS]}
 
     response = as_(people, persona).post("/api/matches/", body, format="json")
 
@@ -232,12 +228,6 @@ def test_who_may_create_a_match(people: People, persona: str, status: int) -> No
     if persona.endswith("scorer"):
         # A scorer who opens a table is assigned to it, and so may record there.
         assert response.json()["scorers"] == [getattr(people, persona).username]
-
-
-def _seats() -> int:
-    from scoring.rules import get_game
-
-    return get_game(GAME).seat_counts[0]
 
 
 @pytest.mark.parametrize(
@@ -262,7 +252,7 @@ def test_a_match_is_assigned_only_the_clubs_scorers(people: People) -> None:
         {
             "club": people.club.pk,
             "game": GAME,
-            "seats": ["A", "B", "C", "D"][: _seats()],
+            "seats": ["A", "B", "C", "D"][:SEATS],
             "scorers": ["mario"],
         },
         format="json",
@@ -293,3 +283,12 @@ def test_a_token_is_obtained_with_a_username_and_password(people: People) -> Non
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert client.get("/api/matches/").status_code == 200
+
+
+def test_permission_is_checked_before_the_body(people: People, match: dict[str, Any]) -> None:
+    url = hand_url(match["id"], 1, "moves/")
+
+    member = as_(people, "member").post(url, {"move": "nonsense"}, format="json")
+    outsider = as_(people, "outsider").post(url, {"move": "nonsense"}, format="json")
+
+    assert (member.status_code, outsider.status_code) == (403, 404)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from django.core.management import CommandError, call_command
 
@@ -152,3 +153,21 @@ def test_import_refuses_an_unknown_club_and_an_impossible_record(tmp_path: Path)
 
     assert caught.value.returncode == 3
     assert Match.objects.count() == 0
+
+
+def test_the_documented_example_replays_and_follows_the_schema() -> None:
+    path = ROOT / "docs" / "examples" / "tressette-hand.json"
+    record = json.loads(path.read_text())
+    schema = json.loads((ROOT / "docs" / "record-format.schema.json").read_text())
+
+    report = replay(str(path))
+
+    assert jsonschema.Draft202012Validator(schema).is_valid(record)
+    # Read off the file: Bruno leads the 2 of swords (moves[0]), Carla and Dario follow, Bruno declares his
+    # three threes (moves[3]); Anna, dealt the 7 of swords, plays the 2 of coins (moves[4]): one revoke,
+    # which the ruling at the end lets stand.
+    assert [(i["move"], i["seat"], i["rule"], i["ruled"]) for i in report["irregularities"]] == [
+        (4, 0, "follow_suit", True)
+    ]
+    assert report["legal"] is False and report["finished"] is True
+    assert report["scores"][0] == report["scores"][2] and report["scores"][1] == report["scores"][3]
