@@ -31,6 +31,7 @@ MATCH_CHECKS: dict[str, Check] = {
     "read": permissions.can_read,
     "record": permissions.can_record,
     "rule": permissions.can_rule,
+    "manage": permissions.can_rule,  # the match itself: title, publication, scorers (directors)
 }
 CLUB_CHECKS: dict[str, Check] = {
     "create": permissions.can_create_match,

@@ -239,10 +239,38 @@ class MatchListCreateApi(MatchApi):
         return Response(match_detail(match), status=status.HTTP_201_CREATED)
 
 
-class MatchDetailApi(MatchApi):
+class MatchDetailUpdateApi(MatchApi):
+    access = {"GET": "read", "PATCH": "manage"}
+
+    class UpdateInputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "MatchUpdateInput"
+
+        title = serializers.CharField(required=False, allow_blank=True, max_length=120)
+        published = serializers.BooleanField(required=False)
+        scorers = serializers.ListField(
+            child=serializers.SlugRelatedField(
+                slug_field="username", queryset=get_user_model().objects.all()
+            ),
+            required=False,
+        )
+
     @extend_schema(operation_id="match_detail", responses=MatchDetailOutputSerializer)
     def get(self, request: Request, match_id: int) -> Response:
         return Response(match_detail(self.get_match(match_id)))
+
+    @extend_schema(
+        operation_id="match_update",
+        request=UpdateInputSerializer,
+        responses={200: MatchDetailOutputSerializer, **WRITE_ERRORS},
+    )
+    def patch(self, request: Request, match_id: int) -> Response:
+        """A director publishes the match (anyone may then read it), renames it or assigns its scorers."""
+        match = self.get_match(match_id)
+        data = self.UpdateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.match_update(match=match, actor=request.user, **data.validated_data)
+        return Response(match_detail(match))
 
 
 class MatchSheetApi(MatchApi):

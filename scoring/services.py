@@ -13,6 +13,7 @@ key was used for something else.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +53,7 @@ from scoring.selectors import hand_entries, hand_setup, match_results, match_she
 from tournaments.models import Club, Membership, Player
 
 User = AbstractBaseUser | AnonymousUser
+log = logging.getLogger(__name__)
 
 
 def actor_name(user: User | None) -> str:
@@ -103,11 +105,7 @@ def match_create(
             "match.direction", f"direction must be one of {Match.Direction.values}", field="direction"
         )
     assigned = list(scorers)
-    for user in assigned:
-        if permissions.club_role(user, club) not in (Membership.Role.DIRECTOR, Membership.Role.SCORER):
-            raise ImpossibleMove(
-                "match.scorer", f"{user} is not a scorer or director of {club}", field="scorers"
-            )
+    _check_scorers(club, assigned)
     if permissions.club_role(actor, club) == Membership.Role.SCORER:
         assigned.append(actor)
     with transaction.atomic():
@@ -134,6 +132,47 @@ def match_create(
         hand_start(match=match, dealer=dealer, actor=actor)
         match_project(match)
     return match
+
+
+def match_update(
+    *,
+    match: Match,
+    actor: User | None,
+    title: str | None = None,
+    published: bool | None = None,
+    scorers: Sequence[Any] | None = None,
+) -> Match:
+    """Change what a director may change about a match: its title, whether anyone may read it, and the
+    scorers assigned to its table (each a scorer or director of the club). The game, options and seats
+    are fixed once hands are recorded."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        if scorers is not None:
+            _check_scorers(match.club, scorers)
+            match.scorers.set(scorers)
+        if title is not None:
+            match.title = title
+        if published is not None:
+            match.published = published
+        match.save(update_fields=["title", "published"])
+    # The match row keeps no history: say who changed what in the log (the hands' events keep theirs).
+    log.info(
+        "match %s updated by %s: title=%r published=%r scorers=%r",
+        match.pk,
+        actor_name(actor) or "-",
+        title,
+        published,
+        None if scorers is None else [actor_name(u) for u in scorers],
+    )
+    return match
+
+
+def _check_scorers(club: Club, scorers: Sequence[Any]) -> None:
+    for user in scorers:
+        if permissions.club_role(user, club) not in (Membership.Role.DIRECTOR, Membership.Role.SCORER):
+            raise ImpossibleMove(
+                "match.scorer", f"{user} is not a scorer or director of {club}", field="scorers"
+            )
 
 
 def hand_start(*, match: Match, dealer: int | None = None, actor: User | None = None) -> Hand:

@@ -292,3 +292,25 @@ def test_permission_is_checked_before_the_body(people: People, match: dict[str, 
     outsider = as_(people, "outsider").post(url, {"move": "nonsense"}, format="json")
 
     assert (member.status_code, outsider.status_code) == (403, 404)
+
+
+@pytest.mark.parametrize(
+    ("persona", "status"),
+    [("director", 200), ("scorer", 403), ("member", 403), ("outsider", 404), ("anonymous", 401)],
+)
+def test_only_a_director_publishes_a_match_or_assigns_its_scorers(
+    people: People, match: dict[str, Any], persona: str, status: int
+) -> None:
+    url = f"/api/matches/{match['id']}/"
+
+    response = as_(people, persona).patch(url, {"published": True, "scorers": ["otto"]}, format="json")
+
+    assert response.status_code == status
+    if status == 200:
+        assert response.json()["published"] is True and response.json()["scorers"] == ["otto"]
+        assert client_for(None).get(url).status_code == 200
+        move, version = next_move(match)
+        assert post_move(as_(people, "other_scorer"), match["id"], 1, move, version).status_code == 201
+        assert post_move(as_(people, "scorer"), match["id"], 1, move, version + 1).status_code == 403
+    else:
+        assert Match.objects.get(pk=match["id"]).published is False
