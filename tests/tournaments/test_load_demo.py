@@ -3,6 +3,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from scoring.models import Match
 from tournaments.models import Club, Player
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,13 @@ def test_it_can_run_again_without_duplicating_anything() -> None:
 
 def test_it_puts_back_a_player_deleted_since() -> None:
     load_demo()
+    Match.objects.all().delete()  # the demo matches seat the players, and seated players are protected
     Player.objects.filter(name="Bruno Russo").delete()
 
     assert "1 players added" in load_demo()
     assert Player.objects.count() == 12
+
+
+def test_it_records_demo_matches_of_every_game() -> None:
+    assert "6 demo matches" in load_demo()
+    assert "0 demo matches" in load_demo()
