@@ -33,6 +33,7 @@ pytest: install
 	$(BIN)/pytest
 
 bench: install
+	$(BIN)/python bench/bench_engine.py
 	$(BIN)/python bench/bench_store.py
 
 worker: install
