@@ -557,12 +557,8 @@ class Barbu(Game[BarbuState]):
             and state.tricks.current.leader == seat
         )
 
-    def _claim(self, state: BarbuState, claim: Claim) -> BarbuState:
-        # The core has no hook to check a claim's content when it is made: check it here, before the
-        # others are asked to answer it.
-        if claim.seat is not None and self.can_claim(state, claim.seat):
-            self._claim_scores(state, claim)
-        return super()._claim(state, claim)
+    def check_claim(self, state: BarbuState, claim: Claim) -> None:
+        self._claim_scores(state, claim)
 
     def _settle_claim(self, state: BarbuState, claim: Claim) -> BarbuState:
         return replace(

@@ -458,6 +458,10 @@ class Game(ABC, Generic[S]):
         """Whether ``seat`` may claim now. Default: no claims."""
         return False
 
+    def check_claim(self, state: S, claim: Claim) -> None:
+        """Refuse a claim whose terms cannot be (a split that does not share what is left), before the
+        others are asked to answer it. Default: any terms."""
+
     def _settle_claim(self, state: S, claim: Claim) -> S:
         """The finished state once every other player accepted the claim."""
         raise ImpossibleMove("claim.not_allowed", f"claims are not used in {self.title}", field="type")
@@ -510,6 +514,7 @@ class Game(ABC, Generic[S]):
             raise ImpossibleMove(
                 "claim.not_allowed", "only the player on lead may claim, between tricks", field="seat"
             )
+        self.check_claim(state, claim)
         return replace(state, claim=claim, claim_index=state.move_index, claim_accepted=frozenset())
 
     def _claim_response(self, state: S, answer: ClaimResponse) -> tuple[S, list[Verdict]]:

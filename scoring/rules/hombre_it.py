@@ -457,10 +457,8 @@ class HombreIt(Game[HombreState]):
             and state.play.current.leader == seat
         )
 
-    def _claim(self, state: HombreState, claim: Claim) -> HombreState:
-        if claim.seat is not None and self.can_claim(state, claim.seat):
-            self.claim_split(state, claim)
-        return super()._claim(state, claim)
+    def check_claim(self, state: HombreState, claim: Claim) -> None:
+        self.claim_split(state, claim)
 
     def claim_split(self, state: HombreState, claim: Claim) -> tuple[int, ...]:
         """The remaining tricks by seat a claim states: ``split`` (one number per seat), or no numbers

@@ -708,11 +708,9 @@ class LHombre(Game[LHombreState]):
             and state.play.current.leader == seat
         )
 
-    def _claim(self, state: LHombreState, claim: Claim) -> LHombreState:
-        if claim.seat is not None and self.can_claim(state, claim.seat):
-            self.claim_split(state, claim)
-            self._require_matadors(state, "a claim")
-        return super()._claim(state, claim)
+    def check_claim(self, state: LHombreState, claim: Claim) -> None:
+        self.claim_split(state, claim)
+        self._require_matadors(state, "a claim")
 
     def claim_split(self, state: LHombreState, claim: Claim) -> tuple[int, ...]:
         """The remaining tricks by seat a claim states: ``split`` (one number per seat), or no numbers

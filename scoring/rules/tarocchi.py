@@ -957,7 +957,7 @@ class Tarocchi(Game[TarocchiState]):
             return True
         return state.discard is not None and FU in state.hands.gone
 
-    def _claim(self, state: TarocchiState, claim: Claim) -> TarocchiState:
+    def check_claim(self, state: TarocchiState, claim: Claim) -> None:
         remaining = HAND_SIZE - len(state.trickplay.done) if state.play is not None else 0
         if claim.split is not None or claim.tricks not in (None, remaining):
             raise ImpossibleMove(
@@ -965,7 +965,6 @@ class Tarocchi(Game[TarocchiState]):
                 f"only a claim of all {remaining} remaining tricks is possible; any other is played out",
                 field="tricks",
             )
-        return super()._claim(state, claim)
 
     def _settle_claim(self, state: TarocchiState, claim: Claim) -> TarocchiState:
         assert claim.seat is not None

@@ -251,8 +251,8 @@ class Tressette(Game[TressetteState]):
 
     # ---- checks made before the core's turn check ------------------------------------------------
     def apply(self, state: TressetteState, move: Move) -> Step[TressetteState]:
-        """As the core, with Tressette's own codes for a declaration out of its window, a call that is not
-        used at this table and a claim whose terms do not fit."""
+        """As the core, with Tressette's own codes for a declaration out of its window and a call that is
+        not used at this table."""
         seat = getattr(move, "seat", None)
         if (isinstance(move, Move) and not state.over and state.phase == "play" and state.claim is None
                 and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats):
@@ -263,8 +263,6 @@ class Tressette(Game[TressetteState]):
                     f"{_window_words(state.options['declaration_window'])}", field="type")
             if isinstance(move, Call):
                 self._check_call(state, move)
-            if isinstance(move, Claim) and self.can_claim(state, seat):
-                self._check_claim(state, move)
         return super().apply(state, move)
 
     # ---- applying moves --------------------------------------------------------------------------
@@ -407,7 +405,7 @@ class Tressette(Game[TressetteState]):
         play = state.play
         return play.leading and seat == play.to_play() and len(play.done) < state.hand_size
 
-    def _check_claim(self, state: TressetteState, claim: Claim) -> None:
+    def check_claim(self, state: TressetteState, claim: Claim) -> None:
         remaining = state.hand_size - len(state.trickplay.done)
         if claim.tricks is not None and claim.split is not None:
             raise ImpossibleMove("tressette.claim", "a claim states either the tricks or the split, not both",
