@@ -22,7 +22,8 @@ class Option:
 
     def check(self, value: Any) -> Any:
         if self.choices is not None:
-            if value not in self.choices:
+            # Same value and same type: 0 is not False, "1" is not 1.
+            if not any(value == c and type(value) is type(c) for c in self.choices):
                 allowed = ", ".join(repr(c) for c in self.choices)
                 raise InvalidOptions(
                     "options.invalid",

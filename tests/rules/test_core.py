@@ -165,13 +165,16 @@ RULESET = Ruleset((
     Option("target", 31, "points to win", kind=int, minimum=1),
     Option("rounding", "seed", "how to round", choices=("seed", "traditional")),
     Option("fast", False, "a flag", kind=bool),
+    Option("doubling", False, "held for another ruleset", choices=(False,)),
 ))
 
 
 def test_options_fill_in_defaults_and_gain_strict() -> None:
-    assert RULESET.validate(None) == {"target": 31, "rounding": "seed", "fast": False, "strict": False}
+    assert RULESET.validate(None) == {
+        "target": 31, "rounding": "seed", "fast": False, "doubling": False, "strict": False,
+    }
     assert RULESET.validate({"target": 21, "strict": True})["target"] == 21
-    assert [o["name"] for o in RULESET.describe()] == ["target", "rounding", "fast", "strict"]
+    assert [o["name"] for o in RULESET.describe()] == ["target", "rounding", "fast", "doubling", "strict"]
 
 
 @pytest.mark.parametrize(
@@ -184,6 +187,7 @@ def test_options_fill_in_defaults_and_gain_strict() -> None:
         ({"target": 0}, "options.invalid", "target"),
         ({"fast": 1}, "options.invalid", "fast"),
         ({"strict": "yes"}, "options.invalid", "strict"),
+        ({"doubling": 0}, "options.invalid", "doubling"),
     ],
 )
 def test_options_are_validated_naming_the_option(given: dict[str, Any], code: str, field: str) -> None:
