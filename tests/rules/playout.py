@@ -7,8 +7,27 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from hypothesis import settings
+
 from scoring.rules.core import Game, HandState
 from scoring.rules.moves import Move
+
+
+def thorough() -> bool:
+    """Whether the ``thorough`` hypothesis profile (thousands of examples) is loaded."""
+    return _profile_examples() >= 1000
+
+
+def examples(n: int) -> int:
+    """``n`` examples under the default profile; under the thorough profile, that profile's count when it
+    is larger. An explicit ``max_examples`` overrides the profile, hence this helper."""
+    return max(n, _profile_examples()) if thorough() else n
+
+
+def _profile_examples() -> int:
+    profile = settings.default
+    assert profile is not None, "tests/rules/conftest.py loads a profile"
+    return profile.max_examples
 
 
 @dataclass

@@ -17,12 +17,12 @@ from scoring.rules.core import HandResult, HandState
 from scoring.rules.errors import ImpossibleMove, InvalidOptions
 from scoring.rules.moves import Choose, Move
 
-from .playout import play_random
+from .playout import play_random, thorough
 
 GAME = get_game("barbu")
 assert isinstance(GAME, Barbu)
 CODES = ["MP", "MIS", "NPR", "NPD", "NPC", "NPUD", "DOM"]
-THOROUGH = settings.default.max_examples >= 1000
+THOROUGH = thorough()
 
 
 def dealt(context: dict[str, Any] | None, dealer: int = 0) -> HandState:

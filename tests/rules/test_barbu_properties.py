@@ -20,12 +20,12 @@ from scoring.rules.barbu_contracts import SEED
 from scoring.rules.core import HandState
 from scoring.rules.moves import Call, Choose, Claim, ClaimResponse, Move, PlayCard
 
-from .playout import play_random
+from .playout import play_random, thorough
 
 GAME = get_game("barbu")
 assert isinstance(GAME, Barbu)
 
-THOROUGH = settings.default.max_examples >= 1000
+THOROUGH = thorough()
 TOTALS = {"MP": 65, "MIS": -26, "NPR": -20, "NPD": -24, "NPC": -36, "NPUD": -24, "DOM": 65}
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 options_st = st.fixed_dictionaries(

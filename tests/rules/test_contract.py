@@ -15,7 +15,7 @@ from scoring.rules.core import Game, HandResult
 from scoring.rules.errors import ImpossibleMove, IrregularMoveRefused
 from scoring.rules.moves import Deal, PlayCard
 
-from .playout import play_random
+from .playout import examples, play_random
 
 GAMES = game_names()
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -33,7 +33,7 @@ def test_every_game_has_the_shape() -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(seed=seeds)
 def test_random_hand_keeps_the_contract(name: str, seed: int) -> None:
     game = get_game(name)
@@ -68,7 +68,7 @@ def test_random_hand_keeps_the_contract(name: str, seed: int) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(seed=seeds)
 def test_legal_moves_agree_with_apply(name: str, seed: int) -> None:
     """Every card a seat holds is either offered (no verdict) or, played anyway, draws a verdict; a card

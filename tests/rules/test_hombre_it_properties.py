@@ -14,15 +14,10 @@ from scoring.rules.core import Verdict
 from scoring.rules.hombre_it import HombreIt, HombreState, hand_stake
 from scoring.rules.moves import Exchange, Move, PlayCard
 
-from .playout import play_random
+from .playout import examples, play_random
 
 game = get_game("hombre_it")
 assert isinstance(game, HombreIt)
-
-
-def examples(n: int) -> int:
-    """``n`` under the default profile; the thorough profile's count when that is larger."""
-    return max(n, settings.default.max_examples)
 
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

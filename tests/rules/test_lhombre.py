@@ -24,15 +24,9 @@ from scoring.rules.errors import ImpossibleMove, IrregularMoveRefused
 from scoring.rules.lhombre import LHombre, LHombreState
 from scoring.rules.moves import Call, Choose, Claim, ClaimResponse, Deal, Declare, Exchange, Move, PlayCard
 
-from .playout import play_random
+from .playout import examples, play_random
 
 GAME = LHombre()
-
-
-def examples(n: int) -> int:
-    """``n`` examples with the default profile; the profile's own count when it asks for more (thorough)."""
-    profile = settings.default
-    return max(n, profile.max_examples if profile is not None else n)
 
 
 def lh(state: HandState) -> LHombreState:
@@ -626,7 +620,7 @@ options = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=examples(100))
 @given(seed=seeds, opts=options)
 def test_random_evenings_conserve_chips_and_the_sheet_agrees_with_each_hand(
     seed: int, opts: dict[str, Any]

@@ -17,11 +17,7 @@ from hypothesis import strategies as st
 from scoring.rules import lhombre_ledger as L
 from scoring.rules.lhombre_ledger import Bete, Outcome
 
-
-def examples(n: int) -> int:
-    """``n`` examples with the default profile; the profile's own count when it asks for more (thorough)."""
-    profile = settings.default
-    return max(n, profile.max_examples if profile is not None else n)
+from .playout import examples
 
 
 def fold(*outcomes: Outcome, odd_chips: str = "exact") -> list[L.Settlement]:

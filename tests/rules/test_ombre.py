@@ -14,11 +14,7 @@ from scoring.rules.cards import LATIN_40
 from scoring.rules.core import HandState, Holdings
 from scoring.rules.tricks import winner_of
 
-
-def examples(n: int) -> int:
-    """``n`` under the default profile; the thorough profile's count when that is larger."""
-    return max(n, settings.default.max_examples)
-
+from .playout import examples
 
 # ---- the layouts, written out by hand from the rules file's tables (§3) -----------------------------
 

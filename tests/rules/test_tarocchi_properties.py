@@ -6,7 +6,6 @@ The play rules are checked against ``broken_rules`` below, a second, plain readi
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -22,15 +21,7 @@ from scoring.rules.errors import ImpossibleMove, IrregularMoveRefused
 from scoring.rules.moves import Call, Move, PlayCard
 from scoring.rules.tarocchi import Tarocchi, TarocchiState, card_points
 
-from .playout import Playout, play_random
-
-THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
-
-
-def examples(n: int) -> int:
-    """The default budget keeps these files near 30 s; the thorough profile plays 2000 of each."""
-    return max(n, 2000) if THOROUGH else n
-
+from .playout import Playout, examples, play_random
 
 GAME = get_game("tarocchi")
 assert isinstance(GAME, Tarocchi)

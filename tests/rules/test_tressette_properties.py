@@ -20,16 +20,11 @@ from scoring.rules.errors import ImpossibleMove, IrregularMoveRefused
 from scoring.rules.moves import Deal, Declare, Move, PlayCard
 from scoring.rules.tressette import Tressette, TressetteState, card_units, sides_of
 
-from .playout import Playout, play_random
+from .playout import Playout, examples, play_random
 
 _registered = get_game("tressette")
 assert isinstance(_registered, Tressette)
 GAME: Tressette = _registered
-
-def examples(n: int) -> int:
-    """``n`` examples with the default profile; the profile's own count when it asks for more (thorough)."""
-    return max(n, settings.default.max_examples)
-
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 seat_counts = st.sampled_from((4, 3))
@@ -225,7 +220,7 @@ def test_one_injected_revoke_is_found_at_the_right_move_in_both_modes(seed: int,
     assert GAME.result(blind.final).scores == GAME.result(known.final).scores
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=examples(100))
 @given(seed=seeds, seats=seat_counts, target=st.sampled_from((31, 21, 41)))
 def test_a_match_of_random_hands_ends_when_one_side_is_strictly_highest_at_the_target(
         seed: int, seats: int, target: int) -> None:
