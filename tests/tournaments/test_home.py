@@ -4,6 +4,8 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from tournaments.models import Club
+
 pytestmark = pytest.mark.django_db
 
 
@@ -15,6 +17,17 @@ def test_the_home_page_lists_the_clubs_and_their_players(client: Client) -> None
     assert response.status_code == 200
     assert "Circolo del Tressette" in response.text
     assert "Anna Esposito" in response.text and "Sergio Mancini" in response.text
+
+
+def test_the_home_page_links_each_club_to_its_matches(client: Client) -> None:
+    call_command("load_demo", stdout=StringIO())
+    club = Club.objects.get()
+
+    response = client.get("/")
+
+    link = f"/clubs/{club.pk}/matches/"
+    assert link in response.text
+    assert "Demo 1" in client.get(link).text  # the demo matches are published: anyone may read them
 
 
 def test_the_home_page_says_how_to_load_demo_data_when_there_is_none(client: Client) -> None:
