@@ -11,7 +11,7 @@ from django.db import transaction
 
 from scoring.models import Hand, Match
 from scoring.rules import get_game
-from scoring.rules.moves import Move, PlayCard, move_to_dict
+from scoring.rules.moves import Call, Move, PlayCard, move_to_dict
 from scoring.selectors import hand_view
 from scoring.services import hand_start, match_create, move_record
 from tournaments.models import Club, Membership
@@ -25,6 +25,9 @@ DEMO_MATCHES: tuple[tuple[str, int, int, dict[str, Any]], ...] = (
     ("hombre_it", 3, 3, {}),
     ("lhombre", 3, 3, {}),
 )
+# How often a demo player makes each call, against 1 for any other: real tables pass and play plain games
+# far more often than they announce a vole, and Tarocchi tables mostly play the deal out.
+CALL_WEIGHTS = {"pass": 6, "passo": 6, "je_joue": 4, "gioco": 4, "tengo": 12, "vado": 2}
 DEMO_USERS = (
     ("direttore", Membership.Role.DIRECTOR),
     ("segnapunti", Membership.Role.SCORER),
@@ -92,7 +95,7 @@ def _play_hand(hand: Hand, rng: random.Random, *, known: bool, revoke: bool, act
     state = game.apply(state, deal).state
     revoked = not revoke
     while not state.over:
-        move = rng.choice(game.legal_moves(state))
+        move = _choose(rng, game.legal_moves(state))
         if not revoked and isinstance(move, PlayCard):
             wrong = _off_suit(game, state, move)
             if wrong is not None:
@@ -104,6 +107,11 @@ def _play_hand(hand: Hand, rng: random.Random, *, known: bool, revoke: bool, act
         version = move_record(
             hand=hand, move=move_to_dict(move), expected_version=version, actor=actor
         ).version
+
+
+def _choose(rng: random.Random, legal: list[Move]) -> Move:
+    weights = [CALL_WEIGHTS.get(m.call, 1) if isinstance(m, Call) else 1 for m in legal]
+    return rng.choices(legal, weights)[0]
 
 
 def _off_suit(game: Any, state: Any, move: PlayCard) -> PlayCard | None:
