@@ -129,6 +129,21 @@ class VersionedInput(serializers.Serializer[Any]):
     idempotency_key = serializers.CharField(max_length=200, required=False)
 
 
+def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+    """The input as ``serializer_class`` validates it; invalid input raises (a 400 naming the field)."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def versioned(request: Request, serializer_class: type[VersionedInput]) -> tuple[dict[str, Any], str | None]:
+    """A write to a hand: its validated body without the idempotency key, and the key (header or body)."""
+    values = validated(serializer_class, request.data)
+    key = idempotency_key(request, values)
+    values.pop("idempotency_key", None)
+    return values, key
+
+
 def idempotency_key(request: Request, data: dict[str, Any]) -> str | None:
     """The key from the header or the body; both given and different is a malformed request."""
     header = request.headers.get(IDEMPOTENCY_HEADER) or None
@@ -154,9 +169,12 @@ class MatchApi(APIView):
     def get_hand(self, match_id: int, number: int) -> Hand:
         return selectors.hand_get(self.get_match(match_id), number)
 
-    def get_club(self, club: Club) -> Club:
+    def club_input(self, serializer_class: type[serializers.Serializer[Any]]) -> tuple[Club, dict[str, Any]]:
+        """The validated body of a write in a club, with the club's permission checked: (club, the rest)."""
+        values = validated(serializer_class, self.request.data)
+        club = values.pop("club")
         self.check_object_permissions(self.request, club)
-        return club
+        return club, values
 
 
 def match_detail(match: Match) -> dict[str, Any]:
@@ -220,9 +238,8 @@ class MatchListCreateApi(MatchApi):
         responses=MatchOutputSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
-        filters = self.ListFilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        matches = selectors.match_list(user=request.user, club_id=filters.validated_data.get("club"))
+        filters = validated(self.ListFilterSerializer, request.query_params)
+        matches = selectors.match_list(user=request.user, club_id=filters.get("club"))
         return Response(MatchOutputSerializer(matches, many=True).data)
 
     @extend_schema(
@@ -231,10 +248,7 @@ class MatchListCreateApi(MatchApi):
         responses={201: MatchDetailOutputSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request) -> Response:
-        data = self.CreateInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
-        club = self.get_club(values.pop("club"))
+        club, values = self.club_input(self.CreateInputSerializer)
         match = services.match_create(club=club, actor=request.user, **values)
         return Response(match_detail(match), status=status.HTTP_201_CREATED)
 
@@ -267,9 +281,8 @@ class MatchDetailUpdateApi(MatchApi):
     def patch(self, request: Request, match_id: int) -> Response:
         """A director publishes the match (anyone may then read it), renames it or assigns its scorers."""
         match = self.get_match(match_id)
-        data = self.UpdateInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        match = services.match_update(match=match, actor=request.user, **data.validated_data)
+        values = validated(self.UpdateInputSerializer, request.data)
+        match = services.match_update(match=match, actor=request.user, **values)
         return Response(match_detail(match))
 
 
@@ -303,9 +316,8 @@ class HandListStartApi(MatchApi):
     def post(self, request: Request, match_id: int) -> Response:
         """Start the next hand (the previous one must be over); the dealer defaults to the game's rule."""
         match = self.get_match(match_id)
-        data = self.StartInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        hand = services.hand_start(match=match, dealer=data.validated_data.get("dealer"), actor=request.user)
+        values = validated(self.StartInputSerializer, request.data)
+        hand = services.hand_start(match=match, dealer=values.get("dealer"), actor=request.user)
         return Response(HandSummarySerializer(hand).data, status=status.HTTP_201_CREATED)
 
 
@@ -378,13 +390,11 @@ class MoveAppendApi(MatchApi):
         written; a rule irregularity is recorded with its verdicts and flags the hand (refused with 422
         at a strict table); a stale version answers 409 with the current one."""
         hand = self.get_hand(match_id, number)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        key = idempotency_key(request, data.validated_data)
+        values, key = versioned(request, self.InputSerializer)
         outcome = services.move_record(
             hand=hand,
-            move=data.validated_data["move"],
-            expected_version=data.validated_data["expected_version"],
+            move=values["move"],
+            expected_version=values["expected_version"],
             idempotency_key=key,
             actor=request.user,
         )
@@ -418,13 +428,11 @@ class MoveUndoApi(MatchApi):
         """Take back the last move that stands (a scorer his own; a director any), while no ruling came
         after it and the next hand has not started. The move stays in the audit trail."""
         hand = self.get_hand(match_id, number)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        key = idempotency_key(request, data.validated_data)
+        values, key = versioned(request, self.InputSerializer)
         hand = services.move_undo(
             hand=hand,
-            expected_version=data.validated_data["expected_version"],
-            reason=data.validated_data["reason"],
+            expected_version=values["expected_version"],
+            reason=values["reason"],
             idempotency_key=key,
             actor=request.user,
         )
@@ -474,11 +482,7 @@ class RulingListRecordApi(MatchApi):
     def post(self, request: Request, match_id: int, number: int) -> Response:
         """A director's ruling on the referenced moves; the original moves stay in the log."""
         hand = self.get_hand(match_id, number)
-        data = self.RecordInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
-        key = idempotency_key(request, values)
-        values.pop("idempotency_key", None)
+        values, key = versioned(request, self.RecordInputSerializer)
         hand = services.ruling_record(hand=hand, idempotency_key=key, actor=request.user, **values)
         return Response(
             HandStateOutputSerializer(selectors.hand_state(hand)).data, status=status.HTTP_201_CREATED
@@ -496,9 +500,8 @@ class RulingPreviewApi(MatchApi):
     def post(self, request: Request, match_id: int, number: int) -> Response:
         """The hand's score and the match sheet before and after the ruling; nothing is written."""
         hand = self.get_hand(match_id, number)
-        data = RulingInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        return Response(services.ruling_preview(hand=hand, actor=request.user, **data.validated_data))
+        values = validated(RulingInput, request.data)
+        return Response(services.ruling_preview(hand=hand, actor=request.user, **values))
 
 
 # ---- records ----------------------------------------------------------------------------------------
@@ -535,10 +538,7 @@ class RecordImportApi(MatchApi):
     )
     def post(self, request: Request) -> Response:
         """Create a match from a record: every move and ruling is checked as if recorded live."""
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
-        club = self.get_club(values.pop("club"))
+        club, values = self.club_input(self.InputSerializer)
         match = services.match_import(club=club, actor=request.user, **values)
         return Response(match_detail(match), status=status.HTTP_201_CREATED)
 
@@ -559,6 +559,5 @@ class RecordCheckApi(APIView):
     )
     def post(self, request: Request) -> Response:
         """Check a record without storing it: what ``manage.py replay`` prints."""
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        return Response(records.check(data.validated_data["record"]))
+        values = validated(self.InputSerializer, request.data)
+        return Response(records.check(values["record"]))
