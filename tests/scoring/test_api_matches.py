@@ -10,22 +10,12 @@ from rest_framework.test import APIClient
 
 from scoring.models import Match
 from scoring.rules import game_names, get_game
-from tests.scoring.api_support import NAMES, People, client_for, create_match, make_people
+from tests.scoring.api_support import NAMES, People, client_for, create_match
 from tests.scoring.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
 GAMES = game_names()
-
-
-@pytest.fixture
-def people() -> People:
-    return make_people()
-
-
-@pytest.fixture
-def director(people: People) -> APIClient:
-    return client_for(people.director)
 
 
 def body(people: People, game: str, **extra: Any) -> dict[str, Any]:

@@ -19,7 +19,6 @@ from tests.scoring.api_support import (
     create_match,
     hand_of,
     hand_url,
-    make_people,
     play,
     play_irregular,
     post_move,
@@ -30,16 +29,6 @@ pytestmark = pytest.mark.django_db
 
 GAMES = game_names()
 TABLES = [(name, seats) for name in GAMES for seats in get_game(name).seat_counts]
-
-
-@pytest.fixture
-def people() -> People:
-    return make_people()
-
-
-@pytest.fixture
-def scorer(people: People) -> APIClient:
-    return client_for(people.scorer)
 
 
 def new_match(people: People, client: APIClient, game: str, **kwargs: Any) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from tests.scoring.api_support import (
     create_match,
     hand_of,
     hand_url,
-    make_people,
     play_irregular,
     post_move,
 )
@@ -23,11 +22,6 @@ pytestmark = pytest.mark.django_db
 
 GAMES = game_names()
 COMPARED = ("step", "moves", "state", "verdicts", "seats")
-
-
-@pytest.fixture
-def people() -> People:
-    return make_people()
 
 
 def shown(body: dict[str, Any]) -> dict[str, Any]:

@@ -19,7 +19,6 @@ from tests.scoring.api_support import (
     create_match,
     hand_of,
     hand_url,
-    make_people,
     play,
     play_irregular,
     record,
@@ -30,16 +29,6 @@ from tests.scoring.api_support import (
 pytestmark = pytest.mark.django_db
 
 GAMES = game_names()
-
-
-@pytest.fixture
-def people() -> People:
-    return make_people()
-
-
-@pytest.fixture
-def director(people: People) -> APIClient:
-    return client_for(people.director)
 
 
 def ruling(version: int, refs: list[int], rectification: dict[str, Any], **extra: Any) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from tests.scoring.api_support import (
     create_match,
     hand_of,
     hand_url,
-    make_people,
     play,
     post_move,
     record,
@@ -24,21 +23,6 @@ from tests.scoring.api_support import (
 pytestmark = pytest.mark.django_db
 
 GAMES = game_names()
-
-
-@pytest.fixture
-def people() -> People:
-    return make_people()
-
-
-@pytest.fixture
-def scorer(people: People) -> APIClient:
-    return client_for(people.scorer)
-
-
-@pytest.fixture
-def director(people: People) -> APIClient:
-    return client_for(people.director)
 
 
 def undo(client: APIClient, match_id: int, version: int, reason: str = "mistyped") -> object:

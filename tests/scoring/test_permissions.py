@@ -20,7 +20,6 @@ from tests.scoring.api_support import (
     create_match,
     hand_of,
     hand_url,
-    make_people,
     play,
     post_move,
     record,
@@ -32,11 +31,6 @@ pytestmark = pytest.mark.django_db
 GAME = game_names()[0]
 SEATS = get_game(GAME).seat_counts[0]
 PERSONAS = ("director", "scorer", "other_scorer", "member", "outsider", "anonymous")
-
-
-@pytest.fixture
-def people() -> People:
-    return make_people()
 
 
 def as_(people: People, persona: str) -> APIClient:

@@ -10,16 +10,11 @@ from django.test.utils import CaptureQueriesContext
 from scoring import services
 from scoring.models import Hand, Match
 from scoring.rules import game_names, get_game
-from tests.scoring.api_support import NAMES, People, make_people, play, service_record
+from tests.scoring.api_support import NAMES, People, play, service_record
 
 pytestmark = pytest.mark.django_db
 
 GAME = "tressette" if "tressette" in game_names() else game_names()[0]
-
-
-@pytest.fixture
-def people() -> People:
-    return make_people()
 
 
 def queries_for_a_move(hand: Hand, seed: int) -> tuple[int, Hand]:

@@ -24,7 +24,6 @@ from tests.scoring.api_support import (
     People,
     client_for,
     engine_record,
-    make_people,
     play,
     play_irregular,
     service_record,
@@ -34,11 +33,6 @@ from tests.scoring.api_support import (
 GAMES = game_names()
 SCHEMA = json.loads((Path(__file__).parents[2] / "docs" / "record-format.schema.json").read_text())
 validator = jsonschema.Draft202012Validator(SCHEMA)
-
-
-@pytest.fixture
-def people(db: None) -> People:
-    return make_people()
 
 
 def recorded_match(people: People, name: str) -> tuple[Match, int]:
