@@ -115,13 +115,62 @@ def post_move(
     return response
 
 
-def record(client: APIClient, match_id: int, number: int, moves: Iterable[Move], version: int) -> int:
-    """Post every move in turn (each must be accepted); returns the hand's version after the last."""
+def record_each(
+    client: APIClient, match_id: int, number: int, moves: Iterable[Move], version: int
+) -> list[dict[str, Any]]:
+    """Post every move in turn (each must be accepted); returns the body of each answer."""
+    bodies: list[dict[str, Any]] = []
     for move in moves:
         response = post_move(client, match_id, number, move, version)
         assert response.status_code == 201, (move, response.json())
-        version = response.json()["version"]
-    return version
+        bodies.append(response.json())
+        version = bodies[-1]["version"]
+    return bodies
+
+
+def record(client: APIClient, match_id: int, number: int, moves: Iterable[Move], version: int) -> int:
+    """Post every move in turn (each must be accepted); returns the hand's version after the last."""
+    bodies = record_each(client, match_id, number, moves, version)
+    return int(bodies[-1]["version"]) if bodies else version
+
+
+def open_match(
+    people: People, game: str, *, scorers: Sequence[str] = ("sandro",), **kwargs: Any
+) -> tuple[dict[str, Any], Hand]:
+    """A match the director opens through the API with the scorer assigned, and its first hand."""
+    match = create_match(client_for(people.director), people.club, game, scorers=scorers, **kwargs)
+    return match, hand_of(match)
+
+
+def post_undo(
+    client: APIClient, match_id: int, number: int, version: int, *, reason: str | None = None
+) -> Response:
+    body: dict[str, Any] = {"expected_version": version}
+    if reason is not None:
+        body["reason"] = reason
+    response: Response = client.post(hand_url(match_id, number, "undo/"), body, format="json")
+    return response
+
+
+def ruling_body(version: int, refs: list[int], rectification: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """A ruling on the moves at ``refs`` (stream versions); ``extra`` overrides any field."""
+    return {
+        "expected_version": version,
+        "refs": refs,
+        "rule": "revoke",
+        "reason": "seen by both sides",
+        "rectification": rectification,
+        **extra,
+    }
+
+
+def post_ruling(
+    client: APIClient, match_id: int, number: int, body: Mapping[str, Any], *, preview: bool = False
+) -> Response:
+    """Record a ruling, or with ``preview`` ask what it would do (nothing written)."""
+    path = "rulings/preview/" if preview else "rulings/"
+    response: Response = client.post(hand_url(match_id, number, path), body, format="json")
+    return response
 
 
 # ---- hands played by the engine ---------------------------------------------------------------------

@@ -15,24 +15,19 @@ from scoring.rules.core import score_str
 from scoring.rules.moves import Deal, PlayCard
 from tests.scoring.api_support import (
     People,
-    client_for,
-    create_match,
-    hand_of,
     hand_url,
+    open_match,
     play,
     play_irregular,
     post_move,
     record,
+    record_each,
 )
 
 pytestmark = pytest.mark.django_db
 
 GAMES = game_names()
 TABLES = [(name, seats) for name in GAMES for seats in get_game(name).seat_counts]
-
-
-def new_match(people: People, client: APIClient, game: str, **kwargs: Any) -> dict[str, Any]:
-    return create_match(client_for(people.director), people.club, game, scorers=["sandro"], **kwargs)
 
 
 def events(hand: Hand) -> int:
@@ -43,8 +38,7 @@ def events(hand: Hand) -> int:
 def test_a_random_legal_hand_recorded_through_the_api_scores_as_the_engine(
     people: People, scorer: APIClient, name: str, seats: int
 ) -> None:
-    match = new_match(people, scorer, name, seats=seats)
-    hand = hand_of(match)
+    match, hand = open_match(people, name, seats=seats)
     played = play(hand, seed=seats)
 
     version = record(scorer, match["id"], 1, played.moves, hand.version)
@@ -70,8 +64,7 @@ def test_a_random_legal_hand_recorded_through_the_api_scores_as_the_engine(
 def test_the_next_hand_starts_with_the_games_next_dealer_once_the_hand_is_over(
     people: People, scorer: APIClient, name: str
 ) -> None:
-    match = new_match(people, scorer, name)
-    hand = hand_of(match)
+    match, hand = open_match(people, name)
     early = scorer.post(f"/api/matches/{match['id']}/hands/", {}, format="json")
     played = play(hand, seed=11)
     record(scorer, match["id"], 1, played.moves, hand.version)
@@ -93,8 +86,7 @@ def test_the_next_hand_starts_with_the_games_next_dealer_once_the_hand_is_over(
 def test_a_keying_error_is_refused_naming_the_rule_and_nothing_is_written(
     people: People, scorer: APIClient, name: str
 ) -> None:
-    match = new_match(people, scorer, name)
-    hand = hand_of(match)
+    match, hand = open_match(people, name)
     # Up to the first card play: after an auction or a contract choice in some games (and a hand
     # thrown in before any card is played does not do).
     for seed in range(20):
@@ -153,8 +145,7 @@ def _card_play(game: Game[Any], state: HandState) -> bool:
 def test_a_malformed_move_is_400_naming_the_field(
     people: People, scorer: APIClient, move: dict[str, Any], field: str
 ) -> None:
-    match = new_match(people, scorer, GAMES[0])
-    hand = hand_of(match)
+    match, hand = open_match(people, GAMES[0])
 
     response = post_move(scorer, match["id"], 1, move, hand.version)
 
@@ -165,7 +156,7 @@ def test_a_malformed_move_is_400_naming_the_field(
 
 
 def test_a_request_without_a_version_is_400_naming_it(people: People, scorer: APIClient) -> None:
-    match = new_match(people, scorer, GAMES[0])
+    match, _ = open_match(people, GAMES[0])
 
     response = scorer.post(hand_url(match["id"], 1, "moves/"), {"move": {"type": "deal"}}, format="json")
 
@@ -175,8 +166,7 @@ def test_a_request_without_a_version_is_400_naming_it(people: People, scorer: AP
 
 
 def test_a_stale_version_is_a_conflict_naming_the_current_version(people: People, scorer: APIClient) -> None:
-    match = new_match(people, scorer, GAMES[0])
-    hand = hand_of(match)
+    match, hand = open_match(people, GAMES[0])
     played = play(hand, seed=3)
     version = record(scorer, match["id"], 1, played.moves[:3], hand.version)
 
@@ -196,8 +186,7 @@ def test_a_stale_version_is_a_conflict_naming_the_current_version(people: People
 
 
 def test_a_stale_version_wins_over_an_impossible_move(people: People, scorer: APIClient) -> None:
-    match = new_match(people, scorer, GAMES[0])
-    hand = hand_of(match)
+    match, hand = open_match(people, GAMES[0])
 
     response = post_move(scorer, match["id"], 1, PlayCard(seat=0, card="ZZ"), hand.version + 1)
 
@@ -207,8 +196,7 @@ def test_a_stale_version_wins_over_an_impossible_move(people: People, scorer: AP
 def test_a_retry_with_the_same_key_appends_nothing_and_answers_the_same(
     people: People, scorer: APIClient
 ) -> None:
-    match = new_match(people, scorer, GAMES[0])
-    hand = hand_of(match)
+    match, hand = open_match(people, GAMES[0])
     played = play(hand, seed=4)
     first = post_move(scorer, match["id"], 1, played.moves[0], hand.version, header="tap-1")
     second = post_move(scorer, match["id"], 1, played.moves[1], first.json()["version"], key="tap-2")
@@ -225,8 +213,7 @@ def test_a_retry_with_the_same_key_appends_nothing_and_answers_the_same(
 
 
 def test_a_key_used_for_another_move_is_refused(people: People, scorer: APIClient) -> None:
-    match = new_match(people, scorer, GAMES[0])
-    hand = hand_of(match)
+    match, hand = open_match(people, GAMES[0])
     played = play(hand, seed=4)
     first = post_move(scorer, match["id"], 1, played.moves[0], hand.version, key="k")
 
@@ -244,8 +231,7 @@ def test_a_key_used_for_another_move_is_refused(people: People, scorer: APIClien
 def test_an_irregular_move_is_recorded_with_its_verdict_and_flags_the_hand(
     people: People, scorer: APIClient, name: str
 ) -> None:
-    match = new_match(people, scorer, name)
-    hand = hand_of(match)
+    match, hand = open_match(people, name)
     played = play_irregular(hand, seed=1)
     at = played.irregular_at
     assert at is not None
@@ -274,8 +260,7 @@ def test_an_irregular_move_is_recorded_with_its_verdict_and_flags_the_hand(
 def test_a_strict_table_refuses_the_irregular_move_and_writes_nothing(
     people: People, scorer: APIClient, name: str
 ) -> None:
-    match = new_match(people, scorer, name, options={"strict": True})
-    hand = hand_of(match)
+    match, hand = open_match(people, name, options={"strict": True})
     played = play_irregular(hand, seed=2)
     at = played.irregular_at
     assert at is not None
@@ -295,19 +280,14 @@ def test_a_strict_table_refuses_the_irregular_move_and_writes_nothing(
 def test_without_the_deal_an_irregularity_is_flagged_when_the_proof_arrives(
     people: People, scorer: APIClient, name: str
 ) -> None:
-    match = new_match(people, scorer, name)
-    hand = hand_of(match)
+    match, hand = open_match(people, name)
     played = play_irregular(hand, seed=3)
     at = played.irregular_at
     assert at is not None
     blind = played.game.moves_only(played.moves)
-    version = hand.version
-    flagged_after: list[bool] = []
-    for move in blind:
-        response = post_move(scorer, match["id"], 1, move, version)
-        assert response.status_code == 201, response.json()
-        version = response.json()["version"]
-        flagged_after.append(response.json()["hand"]["flagged"])
+    flagged_after = [
+        body["hand"]["flagged"] for body in record_each(scorer, match["id"], 1, blind, hand.version)
+    ]
 
     state = scorer.get(hand_url(match["id"], 1)).json()
     found = [v for v in state["verdicts"] if v["move_index"] == at]

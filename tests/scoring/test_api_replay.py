@@ -15,7 +15,8 @@ from tests.scoring.api_support import (
     hand_of,
     hand_url,
     play_irregular,
-    post_move,
+    record,
+    record_each,
 )
 
 pytestmark = pytest.mark.django_db
@@ -39,12 +40,7 @@ def test_replay_at_every_step_equals_the_projection_of_the_prefix(
     played = play_irregular(hand, seed=4)
     moves = played.moves if deal_known else played.game.moves_only(played.moves)
     projections = [client.get(hand_url(match["id"], 1)).json()]
-    version = hand.version
-    for move in moves:
-        response = post_move(client, match["id"], 1, move, version)
-        assert response.status_code == 201, response.json()
-        version = response.json()["version"]
-        projections.append(response.json()["state"])
+    projections += [body["state"] for body in record_each(client, match["id"], 1, moves, hand.version)]
 
     replays = [client.get(hand_url(match["id"], 1, f"replay/{n}/")).json() for n in range(len(moves) + 1)]
 
@@ -76,9 +72,7 @@ def test_replay_shows_the_holdings_the_trick_and_the_legal_moves(people: People)
     match = create_match(client, people.club, GAMES[0])
     hand = hand_of(match)
     played = play_irregular(hand, seed=4)
-    version = hand.version
-    for move in played.moves:
-        version = post_move(client, match["id"], 1, move, version).json()["version"]
+    record(client, match["id"], 1, played.moves, hand.version)
     step = 1 + next(i for i, s in enumerate(played.states[1:]) if played.game.legal_moves(s))
 
     body = client.get(hand_url(match["id"], 1, f"replay/{step}/")).json()

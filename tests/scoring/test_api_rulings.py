@@ -16,12 +16,13 @@ from tests.scoring.api_support import (
     People,
     Played,
     client_for,
-    create_match,
-    hand_of,
     hand_url,
+    open_match,
     play,
     play_irregular,
+    post_ruling,
     record,
+    ruling_body,
     side_scores,
     tricks_of,
 )
@@ -31,25 +32,13 @@ pytestmark = pytest.mark.django_db
 GAMES = game_names()
 
 
-def ruling(version: int, refs: list[int], rectification: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {
-        "expected_version": version,
-        "refs": refs,
-        "rule": "revoke",
-        "reason": "seen by both sides",
-        "rectification": rectification,
-        **extra,
-    }
-
-
 def events() -> int:
     return StoredEvent.objects.count()
 
 
-def irregular_hand(people: People, director: APIClient, name: str) -> tuple[dict[str, Any], Played, int]:
+def irregular_hand(people: People, name: str) -> tuple[dict[str, Any], Played, int]:
     """A finished hand with one irregular card (at stream version ``at + 2``); returns its version."""
-    match = create_match(director, people.club, name, scorers=["sandro"])
-    hand = hand_of(match)
+    match, hand = open_match(people, name)
     played = play_irregular(hand, seed=7)
     version = record(client_for(people.scorer), match["id"], 1, played.moves, hand.version)
     return match, played, version
@@ -59,17 +48,17 @@ def irregular_hand(people: People, director: APIClient, name: str) -> tuple[dict
 def test_a_previewed_score_ruling_writes_nothing_then_applies_as_previewed(
     people: People, director: APIClient, name: str
 ) -> None:
-    match, played, version = irregular_hand(people, director, name)
+    match, played, version = irregular_hand(people, name)
     assert played.irregular_at is not None
     position = played.irregular_at + 2
     offender = played.moves[played.irregular_at].seat
     assert offender is not None
     penalty = side_scores(played.game.result(played.final), offender, -3, 1)
-    body = ruling(version, [position], {"kind": "penalty", "scores": penalty})
+    body = ruling_body(version, [position], {"kind": "penalty", "scores": penalty})
     count = events()
     sheet_before = director.get(f"/api/matches/{match['id']}/sheet/").json()
 
-    preview = director.post(hand_url(match["id"], 1, "rulings/preview/"), body, format="json")
+    preview = post_ruling(director, match["id"], 1, body, preview=True)
 
     assert preview.status_code == 200
     assert events() == count
@@ -81,7 +70,7 @@ def test_a_previewed_score_ruling_writes_nothing_then_applies_as_previewed(
     assert preview.json()["before"]["sheet"] == sheet_before
     assert preview.json()["after"]["flagged"] is False
 
-    ruled = director.post(hand_url(match["id"], 1, "rulings/"), body, format="json")
+    ruled = post_ruling(director, match["id"], 1, body)
 
     assert ruled.status_code == 201
     assert events() == count + 1
@@ -108,13 +97,14 @@ def test_a_previewed_score_ruling_writes_nothing_then_applies_as_previewed(
 
 
 def test_assign_score_replaces_the_hands_scores(people: People, director: APIClient) -> None:
-    match, played, version = irregular_hand(people, director, GAMES[-1])
+    match, played, version = irregular_hand(people, GAMES[-1])
     scores = side_scores(played.game.result(played.final), 0, "1/3", 0)  # type: ignore[arg-type]
 
-    ruled = director.post(
-        hand_url(match["id"], 1, "rulings/"),
-        ruling(version, [played.irregular_at + 2], {"kind": "assign_score", "scores": scores}),  # type: ignore[operator]
-        format="json",
+    ruled = post_ruling(
+        director,
+        match["id"],
+        1,
+        ruling_body(version, [played.irregular_at + 2], {"kind": "assign_score", "scores": scores}),  # type: ignore[operator]
     )
 
     assert ruled.status_code == 201
@@ -122,13 +112,11 @@ def test_assign_score_replaces_the_hands_scores(people: People, director: APICli
 
 
 def test_a_dismissed_irregularity_no_longer_stands(people: People, director: APIClient) -> None:
-    match, played, version = irregular_hand(people, director, GAMES[0])
+    match, played, version = irregular_hand(people, GAMES[0])
     assert played.irregular_at is not None
 
-    ruled = director.post(
-        hand_url(match["id"], 1, "rulings/"),
-        ruling(version, [played.irregular_at + 2], {"kind": "dismiss"}),
-        format="json",
+    ruled = post_ruling(
+        director, match["id"], 1, ruling_body(version, [played.irregular_at + 2], {"kind": "dismiss"})
     )
 
     assert ruled.status_code == 201
@@ -141,22 +129,21 @@ def test_a_dismissed_irregularity_no_longer_stands(people: People, director: API
 def test_a_mistyped_card_is_replaced_by_ruling_and_the_original_stays_in_the_log(
     people: People, director: APIClient, name: str
 ) -> None:
-    match = create_match(director, people.club, name, scorers=["sandro"])
-    hand = hand_of(match)
+    match, hand = open_match(people, name)
     played = play_irregular(hand, seed=8)
     at = played.irregular_at
     assert at is not None
     version = record(client_for(people.scorer), match["id"], 1, played.moves[: at + 1], hand.version)
     meant = played.game.legal_moves(played.states[at])[0]
     assert isinstance(meant, PlayCard)
-    body = ruling(
+    body = ruling_body(
         version,
         [version],
         {"kind": "replace_move", "move": {"type": "play", "seat": meant.seat, "card": meant.card}},
     )
 
-    preview = director.post(hand_url(match["id"], 1, "rulings/preview/"), body, format="json")
-    ruled = director.post(hand_url(match["id"], 1, "rulings/"), body, format="json")
+    preview = post_ruling(director, match["id"], 1, body, preview=True)
+    ruled = post_ruling(director, match["id"], 1, body)
 
     assert preview.status_code == 200 and preview.json()["after"]["flagged"] is False
     assert ruled.status_code == 201
@@ -174,8 +161,7 @@ def test_a_mistyped_card_is_replaced_by_ruling_and_the_original_stays_in_the_log
 def test_tricks_transferred_by_ruling_rescore_the_hand_as_previewed(
     people: People, director: APIClient, name: str
 ) -> None:
-    match = create_match(director, people.club, name, scorers=["sandro"])
-    hand = hand_of(match)
+    match, hand = open_match(people, name)
     for seed in range(30):
         played = play(hand, seed=seed)
         tricks = tricks_of(played.final)
@@ -186,43 +172,42 @@ def test_tricks_transferred_by_ruling_rescore_the_hand_as_previewed(
     version = record(client_for(people.scorer), match["id"], 1, played.moves, hand.version)
     source = won[-1]
     target = (source + 1) % played.final.seats
-    body = ruling(
+    body = ruling_body(
         version, [version], {"kind": "transfer_tricks", "from_seat": source, "to_seat": target, "count": 1}
     )
 
-    preview = director.post(hand_url(match["id"], 1, "rulings/preview/"), body, format="json")
-    ruled = director.post(hand_url(match["id"], 1, "rulings/"), body, format="json")
+    preview = post_ruling(director, match["id"], 1, body, preview=True)
+    ruled = post_ruling(director, match["id"], 1, body)
 
     assert preview.status_code == 200, preview.json()
     assert ruled.status_code == 201
     assert ruled.json()["result"] == preview.json()["after"]["hand"]
-    too_many = ruling(
+    too_many = ruling_body(
         version + 1,
         [version],
         {"kind": "transfer_tricks", "from_seat": source, "to_seat": target, "count": 99},
     )
-    refused = director.post(hand_url(match["id"], 1, "rulings/"), too_many, format="json")
+    refused = post_ruling(director, match["id"], 1, too_many)
     assert refused.status_code == 422 and refused.json()["code"] == "ruling.transfer"
 
 
 def test_tressette_tricks_transferred_change_the_card_points(people: People, director: APIClient) -> None:
     if "tressette" not in GAMES:
         pytest.skip("tressette is not registered")
-    match = create_match(director, people.club, "tressette", scorers=["sandro"])
-    hand = hand_of(match)
+    match, hand = open_match(people, "tressette")
     played = play(hand, seed=1)
     version = record(client_for(people.scorer), match["id"], 1, played.moves, hand.version)
     tricks = tricks_of(played.final)
     assert tricks is not None
     last = tricks.done[-1].winner
     taken = sum(1 for t in tricks.done if t.winner == last)
-    body = ruling(
+    body = ruling_body(
         version,
         [version],
         {"kind": "transfer_tricks", "from_seat": last, "to_seat": (last + 1) % 4, "count": taken},
     )
 
-    ruled = director.post(hand_url(match["id"], 1, "rulings/"), body, format="json")
+    ruled = post_ruling(director, match["id"], 1, body)
 
     before = played.game.result(played.final)
     assert ruled.json()["result"]["details"]["card_points"] != before.details["card_points"]
@@ -247,18 +232,20 @@ def test_tressette_tricks_transferred_change_the_card_points(people: People, dir
     ],
 )
 def test_a_ruling_that_cannot_apply_is_refused_and_nothing_is_written(
-    people: People, director: APIClient, change: dict[str, Any], status: int, code: str, field: str
+    people: People,
+    director: APIClient,
+    change: dict[str, Any],
+    status: int,
+    code: str,
+    field: str,
 ) -> None:
-    match = create_match(director, people.club, GAMES[0], scorers=["sandro"])
-    hand = hand_of(match)
+    match, hand = open_match(people, GAMES[0])
     played = play(hand, seed=3)
     version = record(client_for(people.scorer), match["id"], 1, played.moves, hand.version)
     count = events()
 
-    response = director.post(
-        hand_url(match["id"], 1, "rulings/"),
-        {**ruling(version, [version], {"kind": "stands"}), **change},
-        format="json",
+    response = post_ruling(
+        director, match["id"], 1, {**ruling_body(version, [version], {"kind": "stands"}), **change}
     )
 
     assert (response.status_code, response.json()["code"], response.json()["field"]) == (status, code, field)
@@ -266,16 +253,17 @@ def test_a_ruling_that_cannot_apply_is_refused_and_nothing_is_written(
 
 
 def test_a_score_ruling_on_a_hand_in_play_is_refused(people: People, director: APIClient) -> None:
-    match = create_match(director, people.club, GAMES[0], scorers=["sandro"])
-    hand = hand_of(match)
+    match, hand = open_match(people, GAMES[0])
     played = play(hand, seed=3)
     version = record(client_for(people.scorer), match["id"], 1, played.moves[:3], hand.version)
     seats = played.final.seats
 
-    response = director.post(
-        hand_url(match["id"], 1, "rulings/preview/"),
-        ruling(version, [version], {"kind": "assign_score", "scores": [0] * seats}),
-        format="json",
+    response = post_ruling(
+        director,
+        match["id"],
+        1,
+        ruling_body(version, [version], {"kind": "assign_score", "scores": [0] * seats}),
+        preview=True,
     )
 
     assert response.status_code == 422 and response.json()["code"] == "ruling.not_over"

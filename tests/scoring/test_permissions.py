@@ -20,9 +20,13 @@ from tests.scoring.api_support import (
     create_match,
     hand_of,
     hand_url,
+    open_match,
     play,
     post_move,
+    post_ruling,
+    post_undo,
     record,
+    ruling_body,
 )
 from tests.scoring.factories import ClubFactory, member
 
@@ -40,8 +44,7 @@ def as_(people: People, persona: str) -> APIClient:
 @pytest.fixture
 def match(people: People) -> dict[str, Any]:
     """An unpublished match with its scorer assigned and the deal recorded."""
-    match = create_match(client_for(people.director), people.club, GAME, scorers=["sandro"])
-    hand = hand_of(match)
+    match, hand = open_match(people, GAME)
     record(client_for(people.director), match["id"], 1, play(hand, seed=1).moves[:1], hand.version)
     return match
 
@@ -80,17 +83,11 @@ def test_who_may_record_a_move(people: People, match: dict[str, Any], persona: s
 )
 def test_only_a_director_rules(people: People, match: dict[str, Any], persona: str, status: int) -> None:
     version = hand_of(match).version
-    body = {
-        "expected_version": version,
-        "refs": [version],
-        "rule": "deal",
-        "reason": "the deal was checked",
-        "rectification": {"kind": "stands"},
-    }
+    body = ruling_body(version, [version], {"kind": "stands"}, rule="deal", reason="the deal was checked")
     client = as_(people, persona)
 
-    preview = client.post(hand_url(match["id"], 1, "rulings/preview/"), body, format="json")
-    ruled = client.post(hand_url(match["id"], 1, "rulings/"), body, format="json")
+    preview = post_ruling(client, match["id"], 1, body, preview=True)
+    ruled = post_ruling(client, match["id"], 1, body)
 
     assert preview.status_code == (200 if status == 201 else status)
     assert ruled.status_code == status
@@ -107,9 +104,7 @@ def test_who_may_undo(people: People, match: dict[str, Any], persona: str, statu
     author = client if status == 201 else client_for(people.scorer)
     assert post_move(author, match["id"], 1, move, version).status_code == 201
 
-    response = client.post(
-        hand_url(match["id"], 1, "undo/"), {"expected_version": version + 1}, format="json"
-    )
+    response = post_undo(client, match["id"], 1, version + 1)
 
     assert response.status_code == status
 
@@ -119,8 +114,7 @@ def test_who_may_undo(people: People, match: dict[str, Any], persona: str, statu
     [("director", 201), ("scorer", 201), ("other_scorer", 403), ("member", 403), ("anonymous", 401)],
 )
 def test_who_may_start_the_next_hand(people: People, persona: str, status: int) -> None:
-    match = create_match(client_for(people.director), people.club, GAME, scorers=["sandro"])
-    hand = hand_of(match)
+    match, hand = open_match(people, GAME)
     record(client_for(people.director), match["id"], 1, play(hand, seed=1).moves, hand.version)
 
     response = as_(people, persona).post(f"/api/matches/{match['id']}/hands/", {}, format="json")
