@@ -20,7 +20,9 @@ from scoring.models import Hand, Match
 from scoring.rules import get_game
 from scoring.rules.moves import move_to_dict
 from scoring.selectors import hand_state, match_sheet
-from tournaments.models import Club, Membership, Player
+from tests.scoring.api_support import People
+from tests.scoring.factories import PlayerFactory
+from tournaments.models import Club, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -34,30 +36,11 @@ def fast_passwords(settings: Any) -> None:
 
 
 @pytest.fixture
-def club() -> Club:
-    club = Club.objects.create(name="Circolo del Tressette", city="Napoli")
+def club(people: People) -> Club:
+    """The personas' club, with a player for each seat."""
     for name in SEATS:
-        Player.objects.create(club=club, name=name)
-    return club
-
-
-def _user(club: Club, name: str, role: str | None) -> User:
-    user = User.objects.create_user(name, password="pw-" + name)
-    if role is not None:
-        Membership.objects.create(club=club, user=user, role=role)
-    return user
-
-
-@pytest.fixture
-def people(club: Club) -> dict[str, User | None]:
-    return {
-        "director": _user(club, "diana", Membership.Role.DIRECTOR),
-        "scorer": _user(club, "sandro", Membership.Role.SCORER),
-        "other_scorer": _user(club, "otto", Membership.Role.SCORER),
-        "member": _user(club, "mario", Membership.Role.MEMBER),
-        "outsider": _user(club, "olga", None),
-        "anonymous": None,
-    }
+        PlayerFactory(club=people.club, name=name)
+    return people.club
 
 
 def _client(user: User | None) -> Client:
@@ -68,12 +51,10 @@ def _client(user: User | None) -> Client:
 
 
 @pytest.fixture
-def match(club: Club, people: dict[str, User | None]) -> Match:
+def match(club: Club, people: People) -> Match:
     """A Tressette match for four, hand 1 dealt with a fixed shuffle, its scorer assigned."""
     match = services.match_create(club=club, game="tressette", seats=SEATS, dealer=0)
-    scorer = people["scorer"]
-    assert scorer is not None
-    match.scorers.add(scorer)
+    match.scorers.add(people.scorer)
     hand = match.hands.get(number=1)
     game = get_game("tressette")
     deal = game.random_deal(game.initial_state(seats=4, dealer=0), random.Random(7))
@@ -103,6 +84,12 @@ def _play(seat: int, card: str) -> str:
     return f'{{"type": "play", "seat": {seat}, "card": "{card}"}}'
 
 
+def _next_card(match: Match) -> tuple[int, str]:
+    """The seat to play on hand 1 and the first card the rules let him play."""
+    state = hand_state(_hand(match))["state"]
+    return state["to_act"][0], state["legal_moves"][0]["card"]
+
+
 def _irregular_card(match: Match) -> tuple[int, str]:
     """A card the seat to play holds but may not play (it does not follow suit): plays until one exists."""
     hand = _hand(match)
@@ -126,12 +113,20 @@ def _finish_hand(match: Match, number: int = 1, actor: User | None = None) -> Ha
     return hand
 
 
+def _finish_hand_with_an_irregular_card(match: Match) -> Hand:
+    """Hand 1 with a card played against the rules (flagged), then played to its end."""
+    seat, card = _irregular_card(match)
+    hand = _hand(match)
+    services.move_record(
+        hand=hand, move={"type": "play", "seat": seat, "card": card}, expected_version=hand.version
+    )
+    return _finish_hand(match)
+
+
 # ---- reading: each persona ---------------------------------------------------------------------------
 @pytest.mark.parametrize("persona", ["director", "scorer", "other_scorer", "member"])
-def test_every_page_renders_for_the_club_s_people(
-    persona: str, people: dict[str, User | None], match: Match
-) -> None:
-    client = _client(people[persona])
+def test_every_page_renders_for_the_club_s_people(persona: str, people: People, match: Match) -> None:
+    client = _client(getattr(people, persona))
 
     for url in [
         f"/clubs/{match.club_id}/matches/",
@@ -144,18 +139,18 @@ def test_every_page_renders_for_the_club_s_people(
         assert "Anna" in response.text
 
 
-def test_the_entry_forms_show_only_to_those_who_record(people: dict[str, User | None], match: Match) -> None:
-    recorder = _client(people["scorer"]).get(_url(match)).text
-    reader = _client(people["member"]).get(_url(match)).text
+def test_the_entry_forms_show_only_to_those_who_record(people: People, match: Match) -> None:
+    recorder = _client(people.scorer).get(_url(match)).text
+    reader = _client(people.member).get(_url(match)).text
 
     assert "Key a card" in recorder and "Key a card" not in reader
     assert 'name="move"' in recorder and 'name="move"' not in reader
 
 
 def test_an_outsider_gets_403_on_a_private_match_and_anonymous_is_asked_to_sign_in(
-    people: dict[str, User | None], match: Match
+    people: People, match: Match
 ) -> None:
-    assert _client(people["outsider"]).get(_url(match)).status_code == 403
+    assert _client(people.outsider).get(_url(match)).status_code == 403
     response = _client(None).get(_url(match))
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/?next=")
@@ -175,15 +170,17 @@ def test_anonymous_sees_only_published_matches(club: Club, match: Match) -> None
 
 
 def test_a_member_sees_the_club_s_private_matches_in_the_list(
-    club: Club, people: dict[str, User | None], match: Match
+    club: Club, people: People, match: Match
 ) -> None:
-    listing = _client(people["member"]).get(f"/clubs/{club.pk}/matches/").text
+    listing = _client(people.member).get(f"/clubs/{club.pk}/matches/").text
 
     assert f"/matches/{match.pk}/" in listing
     assert "private" in listing
 
 
-def test_signing_in_on_the_login_page_opens_a_session(people: dict[str, User | None], match: Match) -> None:
+def test_signing_in_on_the_login_page_opens_a_session(people: People, match: Match) -> None:
+    people.member.set_password("pw-mario")
+    people.member.save()
     client = Client()
 
     response = client.post("/accounts/login/", {"username": "mario", "password": "pw-mario"})
@@ -195,10 +192,8 @@ def test_signing_in_on_the_login_page_opens_a_session(people: dict[str, User | N
 
 
 # ---- the new match form --------------------------------------------------------------------------------
-def test_a_scorer_creates_a_match_with_options_from_the_game_s_ruleset(
-    club: Club, people: dict[str, User | None]
-) -> None:
-    client = _client(people["scorer"])
+def test_a_scorer_creates_a_match_with_options_from_the_game_s_ruleset(club: Club, people: People) -> None:
+    client = _client(people.scorer)
     form = client.get(f"/clubs/{club.pk}/matches/new/?game=tressette").text
     assert "declaration window" in form and "strict" in form
 
@@ -229,13 +224,11 @@ def test_a_scorer_creates_a_match_with_options_from_the_game_s_ruleset(
     assert match.options == {"target": 21, "strict": True, "rounding": "traditional"}
     assert list(match.seats.values_list("name", flat=True)) == ["Anna", "Bruno", "Guest", "Visitor"]
     assert match.hands.get().dealer == 2
-    assert list(match.scorers.all()) == [people["scorer"]]
+    assert list(match.scorers.all()) == [people.scorer]
 
 
-def test_the_new_match_form_says_how_many_players_the_game_needs(
-    club: Club, people: dict[str, User | None]
-) -> None:
-    response = _client(people["director"]).post(
+def test_the_new_match_form_says_how_many_players_the_game_needs(club: Club, people: People) -> None:
+    response = _client(people.director).post(
         f"/clubs/{club.pk}/matches/new/?game=tressette",
         {"name_0": "A", "name_1": "B", "dealer": "0", "direction": "clockwise", "opt_target": "31"},
     )
@@ -245,33 +238,28 @@ def test_the_new_match_form_says_how_many_players_the_game_needs(
     assert not Match.objects.exists()
 
 
-def test_a_member_cannot_open_the_new_match_form(club: Club, people: dict[str, User | None]) -> None:
-    assert _client(people["member"]).get(f"/clubs/{club.pk}/matches/new/").status_code == 403
+def test_a_member_cannot_open_the_new_match_form(club: Club, people: People) -> None:
+    assert _client(people.member).get(f"/clubs/{club.pk}/matches/new/").status_code == 403
 
 
 # ---- the table entry page ------------------------------------------------------------------------------
 def test_the_table_page_shows_the_seats_the_turn_and_the_legal_cards_by_name(
-    people: dict[str, User | None], match: Match
+    people: People, match: Match
 ) -> None:
-    state = hand_state(_hand(match))["state"]
-    seat = state["to_act"][0]
-    card = state["legal_moves"][0]["card"]
+    seat, card = _next_card(match)
     name = get_game("tressette").deck.name_of(card, "it")
 
-    page = _client(people["scorer"]).get(_url(match)).text
+    page = _client(people.scorer).get(_url(match)).text
 
     assert "to play" in page
     assert name in page and card in page
     assert f'value="{{&quot;type&quot;:&quot;play&quot;,&quot;seat&quot;:{seat},' in page
 
 
-def test_a_move_tapped_on_the_page_is_recorded_in_the_stream(
-    people: dict[str, User | None], match: Match
-) -> None:
+def test_a_move_tapped_on_the_page_is_recorded_in_the_stream(people: People, match: Match) -> None:
     hand = _hand(match)
-    state = hand_state(hand)["state"]
-    seat, card = state["to_act"][0], state["legal_moves"][0]["card"]
-    client = _client(people["scorer"])
+    seat, card = _next_card(match)
+    client = _client(people.scorer)
 
     response = _post_move(client, match, move=_play(seat, card))
 
@@ -282,9 +270,9 @@ def test_a_move_tapped_on_the_page_is_recorded_in_the_stream(
     assert store.read_stream(hand.stream_id)[-1].recorded_by == "sandro"
 
 
-def test_a_call_in_the_auction_is_a_button_like_any_move(club: Club, people: dict[str, User | None]) -> None:
+def test_a_call_in_the_auction_is_a_button_like_any_move(club: Club, people: People) -> None:
     match = services.match_create(club=club, game="hombre_it", seats=SEATS[:3])
-    client = _client(people["director"])
+    client = _client(people.director)
     _post_move(client, match, entry="deal")
     page = client.get(_url(match)).text
     assert "gioco" in page and "claims the rest" not in page  # no claim during the auction
@@ -297,9 +285,9 @@ def test_a_call_in_the_auction_is_a_button_like_any_move(club: Club, people: dic
 
 
 def test_the_player_on_lead_may_claim_and_the_others_answer_with_buttons(
-    people: dict[str, User | None], match: Match
+    people: People, match: Match
 ) -> None:
-    client = _client(people["scorer"])
+    client = _client(people.scorer)
     leader = hand_state(_hand(match))["state"]["to_act"][0]
     assert f"{SEATS[leader]}:</span> claims the rest" in client.get(_url(match)).text
 
@@ -310,22 +298,21 @@ def test_the_player_on_lead_may_claim_and_the_others_answer_with_buttons(
     assert "accepts the claim" in page and "disputes the claim" in page
 
 
-def test_a_card_keyed_by_its_code_is_recorded(people: dict[str, User | None], match: Match) -> None:
+def test_a_card_keyed_by_its_code_is_recorded(people: People, match: Match) -> None:
     hand = _hand(match)
-    state = hand_state(hand)["state"]
-    seat, card = state["to_act"][0], state["legal_moves"][0]["card"]
+    seat, card = _next_card(match)
 
-    response = _post_move(_client(people["scorer"]), match, card=card.lower(), seat=str(seat))
+    response = _post_move(_client(people.scorer), match, card=card.lower(), seat=str(seat))
 
     assert response.status_code == 302
     assert _moves_in_stream(hand)[-1] == {"type": "play", "seat": seat, "card": card}
 
 
 def test_an_irregular_card_keyed_is_recorded_with_the_engine_s_verdict_and_flagged(
-    people: dict[str, User | None], match: Match
+    people: People, match: Match
 ) -> None:
     seat, card = _irregular_card(match)
-    client = _client(people["scorer"])
+    client = _client(people.scorer)
 
     response = _post_move(client, match, card=card, seat=str(seat))
 
@@ -338,9 +325,7 @@ def test_an_irregular_card_keyed_is_recorded_with_the_engine_s_verdict_and_flagg
     assert "⚑" in page
 
 
-def test_a_keying_error_writes_nothing_and_shows_its_plain_message(
-    people: dict[str, User | None], match: Match
-) -> None:
+def test_a_keying_error_writes_nothing_and_shows_its_plain_message(people: People, match: Match) -> None:
     hand = _hand(match)
     state = hand_state(hand)["state"]
     seat = state["to_act"][0]
@@ -348,7 +333,7 @@ def test_a_keying_error_writes_nothing_and_shows_its_plain_message(
     card = state["hands"][other][0]  # held by the next seat, not by the one to play
     before = store.stream_version(hand.stream_id)
 
-    response = _post_move(_client(people["scorer"]), match, card=card, seat=str(seat))
+    response = _post_move(_client(people.scorer), match, card=card, seat=str(seat))
 
     assert response.status_code == 422
     assert f"the recorded deal gives {card} to seat {other}, not seat {seat}" in response.text
@@ -356,36 +341,33 @@ def test_a_keying_error_writes_nothing_and_shows_its_plain_message(
     assert store.stream_version(hand.stream_id) == before
 
 
-def test_a_card_that_is_not_in_the_deck_is_refused(people: dict[str, User | None], match: Match) -> None:
+def test_a_card_that_is_not_in_the_deck_is_refused(people: People, match: Match) -> None:
     hand = _hand(match)
     seat = hand_state(hand)["state"]["to_act"][0]
     before = store.stream_version(hand.stream_id)
 
-    response = _post_move(_client(people["scorer"]), match, card="9S", seat=str(seat))
+    response = _post_move(_client(people.scorer), match, card="9S", seat=str(seat))
 
     assert response.status_code == 422
     assert "&#x27;9S&#x27; is not a card of the Italian 40 deck" in response.text
     assert store.stream_version(hand.stream_id) == before
 
 
-def test_a_malformed_move_is_a_400_and_writes_nothing(people: dict[str, User | None], match: Match) -> None:
+def test_a_malformed_move_is_a_400_and_writes_nothing(people: People, match: Match) -> None:
     hand = _hand(match)
     before = store.stream_version(hand.stream_id)
 
-    response = _post_move(_client(people["scorer"]), match, move_json='{"type": "jump"}')
+    response = _post_move(_client(people.scorer), match, move_json='{"type": "jump"}')
 
     assert response.status_code == 400
     assert "unknown move type" in response.text
     assert store.stream_version(hand.stream_id) == before
 
 
-def test_a_double_post_with_the_same_idempotency_key_records_once(
-    people: dict[str, User | None], match: Match
-) -> None:
+def test_a_double_post_with_the_same_idempotency_key_records_once(people: People, match: Match) -> None:
     hand = _hand(match)
-    state = hand_state(hand)["state"]
-    seat, card = state["to_act"][0], state["legal_moves"][0]["card"]
-    client = _client(people["scorer"])
+    seat, card = _next_card(match)
+    client = _client(people.scorer)
     data = {"expected_version": hand.version, "idempotency_key": "tap-1", "move": _play(seat, card)}
 
     first = client.post(_url(match, "move/"), data)
@@ -396,18 +378,14 @@ def test_a_double_post_with_the_same_idempotency_key_records_once(
     assert "Already recorded" in client.get(second["Location"]).text
 
 
-def test_a_page_that_went_stale_is_refused_with_409_and_nothing_written(
-    people: dict[str, User | None], match: Match
-) -> None:
+def test_a_page_that_went_stale_is_refused_with_409_and_nothing_written(people: People, match: Match) -> None:
     hand = _hand(match)
-    state = hand_state(hand)["state"]
-    seat, card = state["to_act"][0], state["legal_moves"][0]["card"]
+    seat, card = _next_card(match)
     stale = hand.version
     services.move_record(hand=hand, move={"type": "play", "seat": seat, "card": card}, expected_version=stale)
-    state = hand_state(_hand(match))["state"]
-    seat, card = state["to_act"][0], state["legal_moves"][0]["card"]
+    seat, card = _next_card(match)
 
-    response = _client(people["scorer"]).post(
+    response = _client(people.scorer).post(
         _url(match, "move/"), {"expected_version": stale, "idempotency_key": "x", "move": _play(seat, card)}
     )
 
@@ -416,27 +394,18 @@ def test_a_page_that_went_stale_is_refused_with_409_and_nothing_written(
     assert store.stream_version(hand.stream_id) == stale + 1
 
 
-def test_a_member_gets_403_on_the_entry_post(people: dict[str, User | None], match: Match) -> None:
+def test_a_member_gets_403_on_the_entry_post(people: People, match: Match) -> None:
     hand = _hand(match)
-    state = hand_state(hand)["state"]
     before = store.stream_version(hand.stream_id)
 
-    response = _post_move(
-        _client(people["member"]), match, move=_play(state["to_act"][0], state["legal_moves"][0]["card"])
-    )
+    response = _post_move(_client(people.member), match, move=_play(*_next_card(match)))
 
     assert response.status_code == 403
     assert store.stream_version(hand.stream_id) == before
 
 
-def test_a_scorer_not_assigned_to_the_match_gets_403(people: dict[str, User | None], match: Match) -> None:
-    state = hand_state(_hand(match))["state"]
-
-    response = _post_move(
-        _client(people["other_scorer"]),
-        match,
-        move=_play(state["to_act"][0], state["legal_moves"][0]["card"]),
-    )
+def test_a_scorer_not_assigned_to_the_match_gets_403(people: People, match: Match) -> None:
+    response = _post_move(_client(people.other_scorer), match, move=_play(*_next_card(match)))
 
     assert response.status_code == 403
 
@@ -448,11 +417,9 @@ def test_anonymous_posting_a_move_is_sent_to_sign_in(match: Match) -> None:
     assert "/accounts/login/" in response["Location"]
 
 
-def test_the_scorer_undoes_his_own_last_move(people: dict[str, User | None], match: Match) -> None:
-    hand = _hand(match)
-    state = hand_state(hand)["state"]
-    client = _client(people["scorer"])
-    _post_move(client, match, move=_play(state["to_act"][0], state["legal_moves"][0]["card"]))
+def test_the_scorer_undoes_his_own_last_move(people: People, match: Match) -> None:
+    client = _client(people.scorer)
+    _post_move(client, match, move=_play(*_next_card(match)))
     assert "Undo my last move" in client.get(_url(match)).text
 
     response = client.post(_url(match, "undo/"), {"expected_version": _hand(match).version})
@@ -462,12 +429,9 @@ def test_the_scorer_undoes_his_own_last_move(people: dict[str, User | None], mat
     assert "Undo my last move" not in client.get(_url(match)).text
 
 
-def test_nobody_undoes_a_move_someone_else_recorded(people: dict[str, User | None], match: Match) -> None:
-    state = hand_state(_hand(match))["state"]
-    _post_move(
-        _client(people["director"]), match, move=_play(state["to_act"][0], state["legal_moves"][0]["card"])
-    )
-    client = _client(people["scorer"])
+def test_nobody_undoes_a_move_someone_else_recorded(people: People, match: Match) -> None:
+    _post_move(_client(people.director), match, move=_play(*_next_card(match)))
+    client = _client(people.scorer)
     assert "Undo my last move" not in client.get(_url(match)).text
 
     response = client.post(_url(match, "undo/"), {"expected_version": _hand(match).version})
@@ -476,11 +440,9 @@ def test_nobody_undoes_a_move_someone_else_recorded(people: dict[str, User | Non
     assert "Not recorded:" in response.text and "only the scorer who recorded a move" in response.text
 
 
-def test_no_undo_is_offered_on_a_hand_once_the_next_one_has_started(
-    people: dict[str, User | None], match: Match
-) -> None:
-    _finish_hand(match, actor=people["scorer"])
-    client = _client(people["scorer"])
+def test_no_undo_is_offered_on_a_hand_once_the_next_one_has_started(people: People, match: Match) -> None:
+    _finish_hand(match, actor=people.scorer)
+    client = _client(people.scorer)
     assert "Undo my last move" in client.get(_url(match)).text
 
     client.post(f"/matches/{match.pk}/next-hand/")
@@ -488,9 +450,9 @@ def test_no_undo_is_offered_on_a_hand_once_the_next_one_has_started(
     assert "Undo my last move" not in client.get(_url(match)).text
 
 
-def test_the_deal_can_be_skipped_to_record_the_moves_only(club: Club, people: dict[str, User | None]) -> None:
+def test_the_deal_can_be_skipped_to_record_the_moves_only(club: Club, people: People) -> None:
     match = services.match_create(club=club, game="tressette", seats=SEATS)
-    client = _client(people["director"])
+    client = _client(people.director)
     assert "Cards dealt (record the moves only)" in client.get(_url(match)).text
 
     response = _post_move(client, match, entry="deal")
@@ -500,22 +462,20 @@ def test_the_deal_can_be_skipped_to_record_the_moves_only(club: Club, people: di
     assert state["phase"] == "play" and not state["deal_known"]
 
 
-def test_a_deal_entered_by_codes_is_recorded(club: Club, people: dict[str, User | None]) -> None:
+def test_a_deal_entered_by_codes_is_recorded(club: Club, people: People) -> None:
     match = services.match_create(club=club, game="tressette", seats=SEATS)
     cards = get_game("tressette").deck.cards
     hands = {f"hand_{i}": " ".join(cards[i * 10 : i * 10 + 10]) for i in range(4)}
 
-    response = _post_move(_client(people["director"]), match, entry="deal", **hands)
+    response = _post_move(_client(people.director), match, entry="deal", **hands)
 
     assert response.status_code == 302
     assert list(hand_state(_hand(match))["state"]["hands"][0]) == list(cards[:10])
 
 
-def test_the_next_hand_starts_from_the_page_once_the_hand_is_over(
-    people: dict[str, User | None], match: Match
-) -> None:
+def test_the_next_hand_starts_from_the_page_once_the_hand_is_over(people: People, match: Match) -> None:
     _finish_hand(match)
-    client = _client(people["scorer"])
+    client = _client(people.scorer)
     assert "Start hand 2" in client.get(_url(match)).text
 
     response = client.post(f"/matches/{match.pk}/next-hand/")
@@ -527,17 +487,12 @@ def test_the_next_hand_starts_from_the_page_once_the_hand_is_over(
 
 # ---- the score sheet -------------------------------------------------------------------------------------
 def test_the_sheet_shows_the_game_s_own_columns_running_totals_and_flagged_hands(
-    people: dict[str, User | None], match: Match
+    people: People, match: Match
 ) -> None:
-    seat, card = _irregular_card(match)
-    hand = _hand(match)
-    services.move_record(
-        hand=hand, move={"type": "play", "seat": seat, "card": card}, expected_version=hand.version
-    )
-    hand = _finish_hand(match)
+    _finish_hand_with_an_irregular_card(match)
     sheet = match_sheet(match)
 
-    page = _client(people["member"]).get(f"/matches/{match.pk}/").text
+    page = _client(people.member).get(f"/matches/{match.pk}/").text
 
     for column in ("card points", "deal scores", "points"):
         assert f"<th>{column}</th>" in page
@@ -557,17 +512,15 @@ def _static_css() -> str:
         return f.read()
 
 
-def test_the_sheet_links_the_stylesheet_with_its_print_rules(
-    people: dict[str, User | None], match: Match
-) -> None:
-    page = _client(people["member"]).get(f"/matches/{match.pk}/").text
+def test_the_sheet_links_the_stylesheet_with_its_print_rules(people: People, match: Match) -> None:
+    page = _client(people.member).get(f"/matches/{match.pk}/").text
 
     assert "scoring/pages.css" in page
     assert "window.print()" in page
 
 
 # ---- the replay viewer -------------------------------------------------------------------------------
-def test_the_replay_viewer_shows_step_n(people: dict[str, User | None], match: Match) -> None:
+def test_the_replay_viewer_shows_step_n(people: People, match: Match) -> None:
     hand = _hand(match)
     played = []
     for _ in range(3):
@@ -575,7 +528,7 @@ def test_the_replay_viewer_shows_step_n(people: dict[str, User | None], match: M
         move = state["legal_moves"][0]
         played.append(move)
         hand = services.move_record(hand=hand, move=move, expected_version=hand.version).hand
-    client = _client(people["member"])
+    client = _client(people.member)
     deck = get_game("tressette").deck
 
     page = client.get(_url(match, "replay/") + "?step=3").text
@@ -589,29 +542,20 @@ def test_the_replay_viewer_shows_step_n(people: dict[str, User | None], match: M
     assert client.get(_url(match, "replay/") + "?step=99").status_code == 404
 
 
-def test_the_replay_shows_each_seat_s_holding_where_the_deal_is_known(
-    people: dict[str, User | None], match: Match
-) -> None:
+def test_the_replay_shows_each_seat_s_holding_where_the_deal_is_known(people: People, match: Match) -> None:
     hand = _hand(match)
     first = hand_state(hand)["state"]["hands"][0][0]
 
-    page = _client(people["member"]).get(_url(match, "replay/") + "?step=1").text
+    page = _client(people.member).get(_url(match, "replay/") + "?step=1").text
 
     assert get_game("tressette").deck.name_of(first) in page
 
 
 # ---- rulings ---------------------------------------------------------------------------------------------
-def test_a_director_previews_a_ruling_without_writing_then_commits_it(
-    people: dict[str, User | None], match: Match
-) -> None:
-    seat, card = _irregular_card(match)
-    hand = _hand(match)
-    services.move_record(
-        hand=hand, move={"type": "play", "seat": seat, "card": card}, expected_version=hand.version
-    )
-    hand = _finish_hand(match)
+def test_a_director_previews_a_ruling_without_writing_then_commits_it(people: People, match: Match) -> None:
+    hand = _finish_hand_with_an_irregular_card(match)
     position = next(v["position"] for v in hand_state(hand)["verdicts"])
-    client = _client(people["director"])
+    client = _client(people.director)
     form = {
         "expected_version": hand.version,
         "refs": [str(position)],
@@ -639,12 +583,12 @@ def test_a_director_previews_a_ruling_without_writing_then_commits_it(
 
 
 def test_a_ruling_the_engine_refuses_shows_its_message_and_writes_nothing(
-    people: dict[str, User | None], match: Match
+    people: People, match: Match
 ) -> None:
     hand = _hand(match)
     position = hand_state(hand)["moves"][0]["position"]
 
-    response = _client(people["director"]).post(
+    response = _client(people.director).post(
         _url(match, "ruling/"),
         {
             "expected_version": hand.version,
@@ -662,5 +606,5 @@ def test_a_ruling_the_engine_refuses_shows_its_message_and_writes_nothing(
     assert store.stream_version(hand.stream_id) == hand.version
 
 
-def test_a_scorer_cannot_rule(people: dict[str, User | None], match: Match) -> None:
-    assert _client(people["scorer"]).get(_url(match, "ruling/")).status_code == 403
+def test_a_scorer_cannot_rule(people: People, match: Match) -> None:
+    assert _client(people.scorer).get(_url(match, "ruling/")).status_code == 403
