@@ -20,7 +20,7 @@ from scoring.rules.core import HandResult, HandState, Score
 from scoring.rules.moves import Deal, Move, PlayCard
 from scoring.rules.tricks import TrickPlay
 from scoring.selectors import hand_setup
-from tests.rules.playout import play_random
+from tests.rules.playout import Playout, play_random
 from tests.scoring.factories import ClubFactory, UserFactory, member
 from tournaments.models import Club, Membership
 
@@ -229,6 +229,25 @@ def first_irregular(game: Game[Any], states: Sequence[HandState]) -> tuple[int, 
     return None
 
 
+def inject_irregular(
+    game: Game[Any], p: Playout, rng: random.Random
+) -> tuple[int, list[Move], list[HandState]] | None:
+    """The playout with its first irregular card put in, then legal play at random to the end: (the
+    card's move index, the moves, the states); None when no step offers one."""
+    found = first_irregular(game, p.states)
+    if found is None:
+        return None
+    index, move, step = found
+    moves, states = [*p.moves[:index], move], [*p.states[: index + 1], step.state]
+    state = step.state
+    while not state.over:
+        move = rng.choice(game.legal_moves(state))
+        state = game.apply(state, move).state
+        moves.append(move)
+        states.append(state)
+    return index, moves, states
+
+
 def play_irregular(hand: Hand, seed: int, tries: int = 60) -> Played:
     """Random play of the stored hand with one irregular card injected, then legal play to the end."""
     game = get_game(hand.match.game)
@@ -237,19 +256,10 @@ def play_irregular(hand: Hand, seed: int, tries: int = 60) -> Played:
     setup["options"] = {**setup["options"], "strict": False}
     for attempt in range(tries):
         rng = random.Random(seed * 1000 + attempt)
-        p = play_random(game, rng, **setup)
-        found = first_irregular(game, p.states)
-        if found is None:
-            continue
-        index, move, step = found
-        moves, states = [*p.moves[:index], move], [*p.states[: index + 1], step.state]
-        state = step.state
-        while not state.over:
-            move = rng.choice(game.legal_moves(state))
-            state = game.apply(state, move).state
-            moves.append(move)
-            states.append(state)
-        return Played(game, moves, states, irregular_at=index)
+        found = inject_irregular(game, play_random(game, rng, **setup), rng)
+        if found is not None:
+            index, moves, states = found
+            return Played(game, moves, states, irregular_at=index)
     raise AssertionError(f"{game.name}: no irregular card found in {tries} random hands")
 
 
@@ -289,11 +299,6 @@ def service_record(hand: Hand, moves: Iterable[Move], actor: User | None = None)
 
 def engine_record(name: str, *, irregular: bool = False, seed: int = 3) -> tuple[dict[str, Any], int]:
     """A hand record written straight from an engine playout (no database)."""
-    import random
-
-    from tests.rules.playout import play_random
-    from tests.scoring.api_support import first_irregular
-
     game = get_game(name)
     seats = game.seat_counts[0]
     for attempt in range(60):
@@ -301,15 +306,10 @@ def engine_record(name: str, *, irregular: bool = False, seed: int = 3) -> tuple
         p = play_random(game, rng, seats=seats, dealer=0)
         moves, at = list(p.moves), 0
         if irregular:
-            found = first_irregular(game, p.states)
+            found = inject_irregular(game, p, rng)
             if found is None:
                 continue
-            at, move, step = found
-            moves, state = [*moves[:at], move], step.state
-            while not state.over:
-                nxt = rng.choice(game.legal_moves(state))
-                state = game.apply(state, nxt).state
-                moves.append(nxt)
+            at, moves, _ = found
         deal = moves[0]
         assert isinstance(deal, Deal) and deal.hands is not None
         record = {
