@@ -22,19 +22,16 @@ from typing import Any
 
 from . import lhombre_ledger as ledger
 from . import ombre
-from .cards import LATIN_40
-from .core import Game, HandResult, HandState, MatchResult, Score, Verdict
+from .core import HandResult, MatchResult, Score, Verdict
 from .errors import ImpossibleMove
 from .moves import Call, Choose, Claim, Deal, Declare, Exchange, Move, PlayCard
+from .ombre_hand import HAND_SIZE, TALON, TRICKS, OmbreGame, OmbreState
 from .options import Option, Ruleset
 from .tricks import TrickPlay
 
 PASS, JE_JOUE, SANS_PRENDRE, VOLE = "pass", "je_joue", "sans_prendre", "vole"
 CALLS = (PASS, JE_JOUE, SANS_PRENDRE, VOLE)  # low to high
 RANK = {c: i for i, c in enumerate(CALLS)}
-HAND_SIZE = 9
-TALON = 13
-TRICKS = 9
 FIRST_EXCHANGE_LIMIT = 8
 N_MATADORS = 3  # the privilege: espadille, manille, baste
 STRAIGHT = 5  # tricks won in a row before the hombre may go on for the vole
@@ -78,7 +75,7 @@ RULESET = Ruleset(
 
 
 @dataclass(frozen=True, kw_only=True)
-class LHombreState(HandState):
+class LHombreState(OmbreState):
     table: ledger.Ledger  # the chips as this hand starts (from the match context)
     calls: tuple[tuple[int, str], ...] = ()  # every call in the order spoken
     speaker: int | None = None
@@ -101,25 +98,10 @@ class LHombreState(HandState):
     stopped: bool = False  # the hombre stopped after five straight tricks
     claimed: tuple[int, ...] | None = None  # final tricks by seat, after an accepted claim
 
-    @property
-    def tricks(self) -> TrickPlay:
-        if self.play is None:
-            raise AssertionError("no trick play yet")
-        return self.play
-
-    def trump_suit(self) -> str:
-        if self.trump is None:
-            raise AssertionError("no trump named yet")
-        return self.trump
-
     def the_hombre(self) -> int:
         if self.hombre is None:
             raise AssertionError("no hombre yet")
         return self.hombre
-
-    def position(self, seat: int) -> int:
-        """Speaking position: 0 for E (the dealer's right), 1 for M, 2 for the dealer."""
-        return (seat - self.dealer - 1) % self.seats
 
     @property
     def exchanger(self) -> int | None:
@@ -170,13 +152,13 @@ def deduced_run(mine: frozenset[str], out: frozenset[str], trump: str, complete:
     return run
 
 
-class LHombre(Game[LHombreState]):
+class LHombre(OmbreGame[LHombreState]):
     name = "lhombre"
     title = "L'Hombre (French)"
-    deck = LATIN_40
-    seat_counts = (3,)
     ruleset = RULESET
     score_unit = "jetons"
+    prefix = "lhombre"
+    claim_rest_by_tricks = True
 
     # ---- setup ----------------------------------------------------------------------------------
     def _initial(
@@ -197,19 +179,14 @@ class LHombre(Game[LHombreState]):
                 "lhombre.context", f"the ledger in the context is malformed: {exc}", field="context"
             ) from exc
 
-    def deal_shape(self, state: LHombreState) -> tuple[tuple[int, ...], int]:
-        return (HAND_SIZE,) * state.seats, TALON
-
-    def _after_deal(self, state: LHombreState, deal: Deal) -> LHombreState:
-        talon: tuple[str, ...] = ()
-        if deal.hands is not None:
-            dealt = {c for hand in deal.hands for c in hand}
-            talon = deal.stock or tuple(c for c in self.deck.cards if c not in dealt)
-        return replace(state, phase="auction", speaker=state.next_seat(state.dealer), talon=talon)
-
     def moves_only(self, moves: Sequence[Move]) -> list[Move]:
         """Without the deal: an exchange is recorded by its count, and before the hombre stops after five
         tricks or a claim ends the hand he declares his matador run (his last cards are never seen)."""
+        return super().moves_only(self._with_declared_run(moves))
+
+    def _with_declared_run(self, moves: Sequence[Move]) -> list[Move]:
+        """The known-deal moves with the hombre's declaration of his run before the move that ends the
+        hand early (a stop after five tricks, a claim), unless one is already recorded."""
         out: list[Move] = []
         hand: set[str] = set()
         hombre: int | None = None
@@ -218,17 +195,11 @@ class LHombre(Game[LHombreState]):
         for m in moves:
             if isinstance(m, Deal):
                 hands = m.hands or ()
-                out.append(Deal(hands=None))
-                continue
             if isinstance(m, Choose) and m.choice == "trump" and m.seat is not None and m.value:
                 hombre, trump = m.seat, m.value
                 hand = set(hands[hombre]) if hands else set()
-            if isinstance(m, Exchange):
-                if m.seat == hombre:
-                    hand = (hand - set(m.discard)) | set(m.take)
-                n = m.count if m.count is not None else len(m.discard)
-                out.append(Exchange(seat=m.seat, count=n))
-                continue
+            if isinstance(m, Exchange) and m.seat == hombre:
+                hand = (hand - set(m.discard)) | set(m.take)
             ends = (isinstance(m, Choose) and m.choice == "vole" and m.value == "stop") or isinstance(
                 m, Claim
             )
@@ -297,18 +268,9 @@ class LHombre(Game[LHombreState]):
     def _legal(self, state: LHombreState) -> list[Move]:
         if state.phase == "espadille":
             return self._legal_espadille(state)
-        seat = self._waiting(state)
-        if seat is None:
-            return []
-        if state.phase == "auction":
-            return [Call(seat=seat, call=c) for c in self.allowed_calls(state, seat)]
-        if state.phase == "trump":
-            return [Choose(seat=seat, choice="trump", value=s) for s in ombre.SUITS]
-        if state.phase == "exchange":
-            return self._legal_exchanges(state, seat)
         if state.phase == "talon":
             return [Choose(seat=None, choice="talon", value=v) for v in TALON_VALUES]
-        moves: list[Move] = [PlayCard(seat=seat, card=c) for c in self.playable(state, seat)]
+        moves = super()._legal(state)
         if state.deciding:
             moves += [Choose(seat=state.hombre, choice="vole", value=v) for v in VOLE_VALUES]
         return moves
@@ -331,53 +293,17 @@ class LHombre(Game[LHombreState]):
             return [Choose(seat=None, choice="espadille", value="talon")]
         return [Choose(seat=holder, choice="espadille", value=v) for v in ESPADILLE_VALUES[:2]]
 
-    def _legal_exchanges(self, state: LHombreState, seat: int) -> list[Move]:
-        """One exchange per count (every set of the right size is accepted; listing them all is not
-        practical): deal known, the weakest cards go and the next talon cards come in."""
-        limit = exchange_limit(state, seat)
-        if not state.deal_known:
-            return [Exchange(seat=seat, count=n) for n in range(limit + 1)]
-        trump = state.trump_suit()
-        weak = sorted(
-            state.hands.hand(seat), key=lambda c: (ombre.is_trump(c, trump), -self._rank(trump, c), c)
-        )
-        return [Exchange(seat=seat, discard=tuple(weak[:n]), take=state.talon[:n]) for n in range(limit + 1)]
+    def _exchange_limit(self, state: LHombreState, seat: int) -> int:
+        return exchange_limit(state, seat)
 
-    def _rank(self, trump: str, card: str) -> int:
-        """Position of a card in its suit's order under the trump (0 = highest)."""
-        return ombre.layout(trump)[ombre.effective_suit(card, trump)].index(card)
-
-    def playable(self, state: LHombreState, seat: int) -> list[str]:
-        """The cards the seat may play with no irregularity. Deal unknown: every card not yet out of play
-        and not known to be elsewhere, except those the seat's earlier plays showed it did not hold."""
-        trump = state.trump_suit()
-        if state.deal_known:
-            options = ombre.follow_options(
-                state.hands.hand(seat), state.tricks.current.cards, trump, N_MATADORS
-            )
-            return list(self.deck.sort(options))
-        void = ombre.open_keys(state, seat)
-        return [
-            c
-            for c in self.deck.cards
-            if c not in state.hands.gone
-            and self._known_holder(state, c) in (None, seat)
-            and not void & set(ombre.play_keys(c, trump, N_MATADORS))
-        ]
+    def matador_count(self, state: LHombreState) -> int:
+        return N_MATADORS
 
     # ---- apply ----------------------------------------------------------------------------------
     def _apply(self, state: LHombreState, move: Move) -> tuple[LHombreState, list[Verdict]]:
-        if isinstance(move, Call):
-            return self._call(state, move), []
-        if isinstance(move, Choose):
-            return self._choose(state, move), []
-        if isinstance(move, Exchange):
-            return self._exchange(state, move)
-        if isinstance(move, PlayCard):
-            return self._play(state, move)
         if isinstance(move, Declare):
             return self._declare(state, move), []
-        raise AssertionError(f"actors() let through {move!r}")
+        return super()._apply(state, move)
 
     # -- auction (§5)
     def _call(self, state: LHombreState, move: Call) -> LHombreState:
@@ -433,10 +359,7 @@ class LHombre(Game[LHombreState]):
     # -- choices: trump, talon, vole, espadille
     def _choose(self, state: LHombreState, move: Choose) -> LHombreState:
         if move.choice == "trump":
-            if move.value not in ombre.SUITS:
-                raise ImpossibleMove(
-                    "lhombre.trump", f"the trump suit is one of S, C, H, D, not {move.value!r}", field="value"
-                )
+            self._check_trump_suit(move)
             hombre = state.the_hombre()
             d1, d2 = state.next_seat(hombre), state.next_seat(hombre, 2)
             order = (hombre, d1, d2) if state.contract == JE_JOUE else (d1, d2)
@@ -488,41 +411,10 @@ class LHombre(Game[LHombreState]):
 
     # -- exchanges (§6)
     def _exchange(self, state: LHombreState, move: Exchange) -> tuple[LHombreState, list[Verdict]]:
+        """After the last exchanger, the talon's leftover cards are shown or hidden, or play starts."""
         seat = move.seat
         assert seat is not None
-        n = self._exchange_size(state, move)
-        if n > state.talon_left:
-            raise ImpossibleMove(
-                "lhombre.talon_short", f"only {state.talon_left} cards are left in the talon", field="discard"
-            )
-        holdings = state.hands
-        talon = state.talon
-        if state.deal_known:
-            if len(set(move.take)) != len(move.take):
-                raise ImpossibleMove("card.repeated", "the same card is taken twice", field="take")
-            for card in move.take:
-                self.deck.check(card, field="take")
-                if card not in talon:
-                    raise ImpossibleMove("lhombre.not_in_talon", f"{card} is not in the talon", field="take")
-            holdings = holdings.remove(seat, move.discard, field="discard").add(seat, move.take)
-            talon = tuple(c for c in talon if c not in move.take)
-        else:
-            for card in move.take:
-                self.deck.check(card, field="take")
-                holdings.check_available(card, field="take")
-                if card in move.discard or self._known_holder(state, card) is not None:
-                    raise ImpossibleMove("lhombre.not_in_talon", f"{card} is not in the talon", field="take")
-            if move.discard:
-                for card in move.discard:
-                    if self._known_holder(state, card) not in (None, seat):
-                        raise ImpossibleMove(
-                            "card.not_held", f"{card} is known to be elsewhere", field="discard"
-                        )
-                holdings = holdings.remove(seat, move.discard, field="discard")
-            else:
-                counts = tuple(c - n if i == seat else c for i, c in enumerate(holdings.counts))
-                holdings = replace(holdings, counts=counts)
-            holdings = holdings.add(seat, move.take, count=n)
+        new, n = self._take_from_talon(state, move)
         verdicts: list[Verdict] = []
         if not state.exchanges and n > FIRST_EXCHANGE_LIMIT:
             verdicts.append(
@@ -534,53 +426,20 @@ class LHombre(Game[LHombreState]):
                     state.move_index,
                 )
             )
-        new = replace(
-            state,
-            holdings=holdings,
-            talon=talon,
-            talon_left=state.talon_left - n,
-            exchanges=state.exchanges + ((seat, n),),
-        )
         if len(new.exchanges) < len(state.exchangers):
             return new, verdicts
         if new.talon_left > 0:
             return replace(new, phase="talon"), verdicts
         return self._start_play(new), verdicts
 
-    def _exchange_size(self, state: LHombreState, move: Exchange) -> int:
-        if state.deal_known:
-            if move.count is not None and move.count != len(move.discard):
-                raise ImpossibleMove(
-                    "lhombre.exchange_count", "the count does not match the cards discarded", field="count"
-                )
-            if len(move.take) != len(move.discard):
-                raise ImpossibleMove(
-                    "lhombre.exchange_count",
-                    f"{len(move.discard)} cards discarded but {len(move.take)} taken: name the cards taken",
-                    field="take",
-                )
-            return len(move.discard)
-        sizes = {len(move.discard)} if move.discard else set()
-        sizes |= {len(move.take)} if move.take else set()
-        sizes |= {move.count} if move.count is not None else set()
-        if len(sizes) > 1:
-            raise ImpossibleMove(
-                "lhombre.exchange_count", "the cards discarded, taken and the count disagree", field="count"
-            )
-        n = sizes.pop() if sizes else 0
+    def _check_exchange_count(self, n: int) -> None:
         if not 0 <= n <= HAND_SIZE:
             raise ImpossibleMove("lhombre.exchange_count", f"cannot exchange {n} cards", field="count")
-        return n
 
     def _start_play(self, state: LHombreState) -> LHombreState:
         hombre = state.the_hombre()
         first = state.hands.hand(hombre) if state.deal_known else None
-        return replace(
-            state,
-            phase="play",
-            play=TrickPlay.start(state.seats, state.next_seat(state.dealer)),
-            first_hand=first,
-        )
+        return super()._start_play(replace(state, first_hand=first))
 
     # -- play (§7)
     def _known_holder(self, state: LHombreState, card: str) -> int | None:
@@ -594,11 +453,9 @@ class LHombre(Game[LHombreState]):
             return state.hombre
         return None
 
-    def _play(self, state: LHombreState, move: PlayCard) -> tuple[LHombreState, list[Verdict]]:
-        seat, card = move.seat, move.card
-        assert seat is not None
-        self.deck.check(card)
-        state.hands.check_holds(seat, card)
+    def _check_play(self, state: LHombreState, seat: int, card: str) -> None:
+        """Deal unknown: a card shown to be elsewhere, or the hombre's trump just below the run he
+        declared, cannot be played."""
         holder = self._known_holder(state, card)
         if holder is not None and holder != seat:
             raise ImpossibleMove("card.not_held", f"{card} was shown to be in seat {holder}'s hand")
@@ -614,39 +471,19 @@ class LHombre(Game[LHombreState]):
                 "lhombre.matadors_wrong",
                 f"the hombre declared a run of {len(state.declared)} but also held {card}",
             )
-        tp = state.tricks
+
+    def _play(self, state: LHombreState, move: PlayCard) -> tuple[LHombreState, list[Verdict]]:
+        new, verdicts = super()._play(state, move)
         vole = state.vole
         if state.deciding:
             vole = "continuation"  # leading to trick 6 after five straight tricks undertakes the vole
-        pending, verdicts = ombre.revoke_check(
-            state,
-            seat,
-            card,
-            trick_cards=tp.current.cards,
-            trump=trump,
-            matador_count=N_MATADORS,
-            trick=tp.number,
-            prefix="lhombre",
-        )
-        holdings = state.hands.remove(seat, (card,))
-        tp = tp.play(seat, card, ombre.strength(trump))
-        over = len(tp.done) == TRICKS
-        if over and state.declared is not None and not state.deal_known:
-            mine = frozenset(c for t in tp.done for s, c in t.plays if s == state.hombre)
-            if deduced_run(mine, frozenset(), trump, complete=True) != len(state.declared):
+        if new.over and state.declared is not None and not state.deal_known:
+            mine = frozenset(c for t in new.tricks.done for s, c in t.plays if s == state.hombre)
+            if deduced_run(mine, frozenset(), state.trump_suit(), complete=True) != len(state.declared):
                 raise ImpossibleMove(
                     "lhombre.matadors_wrong", "the hombre's cards played contradict the run he declared"
                 )
-        new = replace(
-            state,
-            holdings=holdings,
-            pending=pending,
-            play=tp,
-            vole=vole,
-            over=over,
-            phase="done" if over else "play",
-        )
-        return new, verdicts
+        return replace(new, vole=vole, phase="done" if new.over else "play"), verdicts
 
     # -- the matador run (§10.4): counted on the hombre's hand at the first lead
     def _declare(self, state: LHombreState, move: Declare) -> LHombreState:
@@ -699,58 +536,18 @@ class LHombre(Game[LHombreState]):
             )
 
     # ---- claims (§9) ----------------------------------------------------------------------------
-    def can_claim(self, state: LHombreState, seat: int) -> bool:
-        return (
-            state.phase == "play"
-            and not state.over
-            and state.play is not None
-            and state.play.leading
-            and state.play.current.leader == seat
-        )
-
     def check_claim(self, state: LHombreState, claim: Claim) -> None:
-        self.claim_split(state, claim)
+        super().check_claim(state, claim)
         self._require_matadors(state, "a claim")
 
-    def claim_split(self, state: LHombreState, claim: Claim) -> tuple[int, ...]:
-        """The remaining tricks by seat a claim states: ``split`` (one number per seat), or no numbers
-        (or ``tricks`` equal to all that is left) for all the rest to the claimer."""
-        remaining = TRICKS - len(state.tricks.done)
-        assert claim.seat is not None
-        if claim.tricks is not None and claim.tricks != remaining:
-            raise ImpossibleMove(
-                "claim.invalid", "state the remaining tricks of every player as a split", field="tricks"
-            )
-        if claim.split is None:
-            return tuple(remaining if s == claim.seat else 0 for s in range(state.seats))
-        if (
-            len(claim.split) != state.seats
-            or any(t < 0 for t in claim.split)
-            or sum(claim.split) != remaining
-        ):
-            raise ImpossibleMove(
-                "claim.invalid",
-                f"the split must give {state.seats} numbers adding up to the {remaining} tricks left",
-                field="split",
-            )
-        return tuple(claim.split)
-
     def _settle_claim(self, state: LHombreState, claim: Claim) -> LHombreState:
-        split = self.claim_split(state, claim)
-        won = tuple(state.tricks.tricks_won(s) + split[s] for s in range(state.seats))
+        won = self._claimed_tricks(state, claim)
         vole = state.vole
         if state.deciding and claim.seat == state.hombre and won[state.the_hombre()] == TRICKS:
             vole = "continuation"  # claiming all the rest after five straight tricks is going on (§9)
         return replace(state, claimed=won, vole=vole, phase="done")
 
     # ---- results --------------------------------------------------------------------------------
-    def tricks_by_seat(self, state: LHombreState) -> tuple[int, ...]:
-        if state.claimed is not None:
-            return state.claimed
-        if state.play is None:
-            return (0,) * state.seats
-        return tuple(state.play.tricks_won(s) for s in range(state.seats))
-
     def outcome(self, state: LHombreState) -> ledger.Outcome:
         """What the finished hand tells the ledger."""
         if state.hombre is None or state.play is None:
