@@ -122,6 +122,7 @@ class HombreIt(OmbreGame[HombreState]):
     ruleset = RULESET
     score_unit = "stakes"
     prefix = "hombre"
+    calls = CALLS
 
     # ---- setup ----------------------------------------------------------------------------------
     def _initial(
@@ -192,10 +193,7 @@ class HombreIt(OmbreGame[HombreState]):
     def _call(self, state: HombreState, move: Call) -> HombreState:
         seat = move.seat
         assert seat is not None
-        if move.call not in CALLS:
-            raise ImpossibleMove(
-                "hombre.call", f"unknown call {move.call!r} (one of {', '.join(CALLS)})", field="call"
-            )
+        self._check_call_word(move)
         if move.call not in self.allowed_calls(state, seat):
             raise ImpossibleMove(
                 "hombre.call_low",

@@ -158,6 +158,7 @@ class LHombre(OmbreGame[LHombreState]):
     ruleset = RULESET
     score_unit = "jetons"
     prefix = "lhombre"
+    calls = CALLS
     claim_rest_by_tricks = True
 
     # ---- setup ----------------------------------------------------------------------------------
@@ -309,10 +310,7 @@ class LHombre(OmbreGame[LHombreState]):
     def _call(self, state: LHombreState, move: Call) -> LHombreState:
         seat = move.seat
         assert seat is not None
-        if move.call not in CALLS:
-            raise ImpossibleMove(
-                "lhombre.call", f"unknown call {move.call!r} (one of {', '.join(CALLS)})", field="call"
-            )
+        self._check_call_word(move)
         if move.call not in self.allowed_calls(state, seat):
             above = state.best[1] if state.best else ""
             what = "upgrade to sans prendre or pass" if state.asked is not None else f"beat {above}"

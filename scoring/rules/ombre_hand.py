@@ -75,6 +75,7 @@ class OmbreGame(Game[S]):
     deck = LATIN_40
     seat_counts = (3,)
     prefix: ClassVar[str]  # of the game's own codes: "hombre" for "hombre.talon_short"
+    calls: ClassVar[tuple[str, ...]]  # the words of the auction, low to high
     # Whether a claim may state ``tricks`` equal to all the tricks left (the same as no numbers).
     claim_rest_by_tricks: ClassVar[bool] = False
 
@@ -203,6 +204,14 @@ class OmbreGame(Game[S]):
         if isinstance(move, PlayCard):
             return self._play(state, move)
         raise AssertionError(f"actors() let through {move!r}")
+
+    def _check_call_word(self, move: Call) -> None:
+        if move.call not in self.calls:
+            raise ImpossibleMove(
+                f"{self.prefix}.call",
+                f"unknown call {move.call!r} (one of {', '.join(self.calls)})",
+                field="call",
+            )
 
     def _check_trump_suit(self, move: Choose) -> None:
         if move.value not in ombre.SUITS:
