@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import settings
 
 from scoring.rules.core import Game, HandState
-from scoring.rules.moves import Move
+from scoring.rules.moves import Move, PlayCard
 
 
 def thorough() -> bool:
@@ -28,6 +28,18 @@ def _profile_examples() -> int:
     profile = settings.default
     assert profile is not None, "tests/rules/conftest.py loads a profile"
     return profile.max_examples
+
+
+def card_turn(game: Game[Any], state: HandState) -> tuple[int, frozenset[str]] | None:
+    """When the only moves are card plays by one seat, with the deal known: that seat and the cards it is
+    offered (every other card it holds is irregular now, or impossible)."""
+    if state.over or state.phase == "deal" or not state.deal_known:
+        return None
+    legal = game.legal_moves(state)
+    plays = [m for m in legal if isinstance(m, PlayCard)]
+    if not plays or len(plays) != len(legal) or plays[0].seat is None:
+        return None
+    return plays[0].seat, frozenset(m.card for m in plays)
 
 
 @dataclass

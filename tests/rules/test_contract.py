@@ -15,7 +15,7 @@ from scoring.rules.core import Game, HandResult
 from scoring.rules.errors import ImpossibleMove, IrregularMoveRefused
 from scoring.rules.moves import Deal, PlayCard
 
-from .playout import examples, play_random
+from .playout import card_turn, examples, play_random
 
 GAMES = game_names()
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -78,13 +78,10 @@ def test_legal_moves_agree_with_apply(name: str, seed: int) -> None:
     p = play_random(game, rng)
     strict = {**p.options, "strict": True}
     for state in p.states[1:-1]:
-        legal = game.legal_moves(state)
-        plays = [m for m in legal if isinstance(m, PlayCard)]
-        if not plays or len(plays) != len(legal):
+        turn = card_turn(game, state)
+        if turn is None:
             continue
-        seat = plays[0].seat
-        assert seat is not None
-        offered = {m.card for m in plays}
+        seat, offered = turn
         snapshot = state
         for card in sorted(state.hands.hand(seat)):
             move = PlayCard(seat=seat, card=card)

@@ -20,7 +20,7 @@ from scoring.rules.core import HandResult, HandState, Score
 from scoring.rules.moves import Deal, Move, PlayCard
 from scoring.rules.tricks import TrickPlay
 from scoring.selectors import hand_setup
-from tests.rules.playout import Playout, play_random
+from tests.rules.playout import Playout, card_turn, play_random
 from tests.scoring.factories import ClubFactory, UserFactory, member
 from tournaments.models import Club, Membership
 
@@ -209,15 +209,10 @@ def first_irregular(game: Game[Any], states: Sequence[HandState]) -> tuple[int, 
     """The first step where the player to act holds a card that the rules forbid him now: (index, the
     irregular play, the step it makes)."""
     for index, state in enumerate(states):
-        if state.over or state.phase == "deal" or not state.deal_known:
+        turn = card_turn(game, state)
+        if turn is None:
             continue
-        legal = game.legal_moves(state)
-        plays = [m for m in legal if isinstance(m, PlayCard)]
-        if not plays or len(plays) != len(legal):
-            continue
-        seat = plays[0].seat
-        assert seat is not None
-        offered = {m.card for m in plays}
+        seat, offered = turn
         for card in sorted(state.hands.hand(seat) - offered):
             move = PlayCard(seat=seat, card=card)
             try:
