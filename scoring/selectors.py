@@ -87,7 +87,9 @@ def _step(hand: Hand, view: HandView, step: int) -> dict[str, Any]:
         "steps": len(view.moves),
         "version": hand.version,
         "seats": list(view.setup.seats),
-        "moves": [{"position": m.position, "move": _move_dict(m), "by": m.actor} for m in view.moves[:step]],
+        "moves": [
+            {"position": m.position, "move": move_to_dict(m.move), "by": m.actor} for m in view.moves[:step]
+        ],
         "state": snapshot(view.game, state),
         "verdicts": verdicts,
         "rulings": [
@@ -105,10 +107,6 @@ def _step(hand: Hand, view: HandView, step: int) -> dict[str, Any]:
         "flagged": view.flagged,
         "legal": view.legal,
     }
-
-
-def _move_dict(entry: MoveEntry) -> dict[str, Any]:
-    return move_to_dict(entry.move)
 
 
 def match_results(match: Match, hands: Sequence[Hand] | None = None) -> list[HandResult]:
