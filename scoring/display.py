@@ -264,7 +264,19 @@ def totals(sheet: Mapping[str, Any], seats: Sequence[str]) -> list[tuple[str, An
 
 def game_fields(game_state: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The game's own state fields that say something (contract, trump, declarations ...)."""
-    return [(k.replace("_", " "), cell(v)) for k, v in game_state.items() if v not in (None, "", [], {}, ())]
+    return [(k.replace("_", " "), cell(v)) for k, v in game_state.items() if _says_something(v)]
+
+
+def _says_something(value: Any) -> bool:
+    """False for nothing at all: None, "", and lists or mappings holding only such (a Domino layout of four
+    empty rows outside Domino). Zero and False do say something."""
+    if value is None or value == "":
+        return False
+    if isinstance(value, Mapping):
+        return any(_says_something(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_says_something(v) for v in value)
+    return True
 
 
 def ruling_view(r: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

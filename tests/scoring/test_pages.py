@@ -608,3 +608,11 @@ def test_a_ruling_the_engine_refuses_shows_its_message_and_writes_nothing(
 
 def test_a_scorer_cannot_rule(people: People, match: Match) -> None:
     assert _client(people.scorer).get(_url(match, "ruling/")).status_code == 403
+
+
+def test_the_felt_leaves_out_game_fields_that_hold_nothing() -> None:
+    from scoring.display import game_fields
+
+    shown = dict(game_fields({"contract": "NPR", "layout": [[], [], [], []], "trump": None, "passes": {},
+                              "doubled": False, "offers": [[0, 3]]}))
+    assert set(shown) == {"contract", "doubled", "offers"}
