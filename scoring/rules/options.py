@@ -19,8 +19,11 @@ class Option:
     choices: tuple[Any, ...] | None = None
     kind: type | None = None  # when no choices: the value's type (bool, int, str)
     minimum: int | None = None
+    nullable: bool = False  # None is allowed too ("no limit", "not used")
 
     def check(self, value: Any) -> Any:
+        if value is None and self.nullable:
+            return None
         if self.choices is not None:
             # Same value and same type: 0 is not False, "1" is not 1.
             if not any(value == c and type(value) is type(c) for c in self.choices):
@@ -34,9 +37,8 @@ class Option:
         kind = self.kind or type(self.default)
         # bool is a subclass of int: keep them apart so that True is not a target of 1 point.
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise InvalidOptions(
-                "options.invalid", f"option {self.name!r} must be a whole number", field=self.name
-            )
+            wanted = "a whole number or null" if self.nullable else "a whole number"
+            raise InvalidOptions("options.invalid", f"option {self.name!r} must be {wanted}", field=self.name)
         if kind is not int and not isinstance(value, kind):
             raise InvalidOptions(
                 "options.invalid", f"option {self.name!r} must be of type {kind.__name__}", field=self.name

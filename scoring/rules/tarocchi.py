@@ -142,24 +142,6 @@ def _higher(card: str, best: str) -> bool:
 
 # ---- options ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class _OptionalInt(Option):
-    """A whole number, or ``None`` for "no such limit"."""
-
-    def check(self, value: Any) -> Any:
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidOptions(
-                "options.invalid", f"option {self.name!r} must be a whole number or null", field=self.name
-            )
-        if self.minimum is not None and value < self.minimum:
-            raise InvalidOptions(
-                "options.invalid", f"option {self.name!r} must be at least {self.minimum}", field=self.name
-            )
-        return value
-
-
-@dataclass(frozen=True)
 class _CardList(Option):
     """A list of card codes of the 63-card deck, kept as a tuple in deck order."""
 
@@ -187,12 +169,14 @@ RULESET = Ruleset(
             "it in.",
             choices=("unanimous", "silence_consents", "offers_only"),
         ),
-        _OptionalInt(
+        Option(
             "max_offer",
             None,
             "Highest offro accepted (refused above it); null: no cap, an offer above 10 is recorded with a "
             "warning verdict.",
+            kind=int,
             minimum=1,
+            nullable=True,
         ),
         _CardList("discard_forbidden", (), "Cards the dealer may not discard (an irregularity if he does)."),
         Option(
@@ -242,11 +226,13 @@ RULESET = Ruleset(
             "An abandoned deal counts toward the agreed number of deals.",
             kind=bool,
         ),
-        _OptionalInt(
+        Option(
             "stake_per_point",
             None,
             "Stake units per point for the final settlement (total x stake); null: totals only.",
+            kind=int,
             minimum=1,
+            nullable=True,
         ),
     )
 )

@@ -196,6 +196,18 @@ def test_options_are_validated_naming_the_option(given: dict[str, Any], code: st
     assert (err.value.code, err.value.field) == (code, field)
 
 
+def test_a_nullable_option_takes_null_and_still_checks_a_number() -> None:
+    cap = Ruleset((Option("cap", None, "a limit, or null for none", kind=int, minimum=1, nullable=True),))
+    assert cap.validate({"cap": None})["cap"] is None
+    assert cap.validate({"cap": 8})["cap"] == 8
+    for bad in (0, True, "8"):
+        with pytest.raises(InvalidOptions) as err:
+            cap.validate({"cap": bad})
+        assert (err.value.code, err.value.field) == ("options.invalid", "cap")
+    with pytest.raises(InvalidOptions):
+        RULESET.validate({"target": None})  # not nullable: null is refused
+
+
 def test_a_game_refuses_bad_options_seats_and_dealer() -> None:
     game = get_game("tressette")
     with pytest.raises(InvalidOptions) as opt:
