@@ -6,6 +6,7 @@ Every error body names a stable ``code``, a plain ``message`` and the ``field`` 
   ``RecordError``, a serializer's ``ValidationError``): 400;
 * a move, ruling or record that cannot stand (``ImpossibleMove``, ``IrregularMoveRefused`` at a strict
   table, an impossible ``RecordError``): 422, and nothing was written;
+* a service's refusal (:class:`segnapunti.errors.ServiceError`, e.g. a tournament's): its own status;
 * a stale ``expected_version`` (``ConcurrencyConflict``): 409, with ``expected_version`` and
   ``current_version`` so that the client can reload and retry;
 * authentication, permission, not found, method not allowed: DRF's status, in the same shape.
@@ -26,6 +27,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from scoring.records import RecordError
 from scoring.rules import ImpossibleMove, InvalidOptions, MalformedMove, RulesError
 from scoring.store import ConcurrencyConflict
+from segnapunti.errors import ServiceError
 
 HTTP_422 = status.HTTP_422_UNPROCESSABLE_ENTITY
 
@@ -44,11 +46,14 @@ def rules_status(exc: RulesError) -> int:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RulesError):
         return Response(exc.as_dict(), status=rules_status(exc))
+    if isinstance(exc, ServiceError):
+        return Response(exc.as_dict(), status=exc.status_code)
     if isinstance(exc, ConcurrencyConflict):
+        what = "the tournament" if exc.stream_id.startswith("tournament-") else "the hand"
         return Response(
             {
                 "code": "version.conflict",
-                "message": f"the hand is at version {exc.actual}, not {exc.expected}: reload and try again",
+                "message": f"{what} is at version {exc.actual}, not {exc.expected}: reload and try again",
                 "field": "expected_version",
                 "expected_version": exc.expected,
                 "current_version": exc.actual,

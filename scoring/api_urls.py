@@ -1,11 +1,9 @@
-"""The API's routes, included under ``/api/`` (the schema and its browsable docs sit beside them)."""
+"""Scoring's API routes (``segnapunti.api_urls`` puts them under ``/api/`` with the tournaments')."""
 
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
 from scoring import apis
-
-app_name = "api"
 
 hand = "matches/<int:match_id>/hands/<int:number>/"
 

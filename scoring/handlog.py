@@ -149,6 +149,15 @@ class HandView:
         return not any(v.stands for v in self.verdicts)
 
 
+def ruled_against(view: HandView) -> list[int]:
+    """Per seat, the irregularities a director ruled on without dismissing them."""
+    counts = [0] * len(view.setup.seats)
+    for v in view.verdicts:
+        if v.stands and v.ruled_by and v.verdict.seat is not None:
+            counts[v.verdict.seat] += 1
+    return counts
+
+
 def fold(setup: Setup, entries: Sequence[Entry]) -> HandView:
     """Fold a hand's log. Raises ImpossibleMove if a move (or a ruling's correction) cannot stand."""
     game = get_game(setup.game)

@@ -127,6 +127,11 @@ class Hand(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.IN_PLAY)
     flagged = models.BooleanField(default=False)
     result = models.JSONField(null=True, blank=True)
+    # Irregularities a director ruled on and did not dismiss, counted per seat (tournament tie-breaks).
+    ruled_against = models.JSONField(default=list, blank=True)
+    # The global position and the time of the stream's last event: what a projection built on this hand
+    # includes, so that it can tell a repeated update from a new one.
+    position = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -10,11 +13,11 @@ from django.shortcuts import get_object_or_404
 
 from scoring import store
 from scoring.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
-from scoring.handlog import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, fold
-from scoring.models import Hand, Match
+from scoring.handlog import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, fold, ruled_against
+from scoring.models import Hand, Match, MatchSeat
 from scoring.records import export_hand, export_match
 from scoring.rules import HandResult, ImpossibleMove, game_names, get_game
-from scoring.rules.core import jsonable
+from scoring.rules.core import jsonable, score_str
 from scoring.rules.moves import move_from_dict, move_to_dict
 from scoring.snapshot import snapshot
 
@@ -197,6 +200,11 @@ def game_list() -> list[dict[str, Any]]:
 
 def hand_audit(hand: Hand) -> list[dict[str, Any]]:
     """Every event of the hand: what, who, when. Nothing is ever removed from this list."""
+    return stream_audit(hand.stream_id)
+
+
+def stream_audit(stream_id: str) -> list[dict[str, Any]]:
+    """Every event of a stream (a hand's, a tournament's): what, who, when, in version order."""
     return [
         {
             "version": e.version,
@@ -205,7 +213,7 @@ def hand_audit(hand: Hand) -> list[dict[str, Any]]:
             "at": e.recorded_at.isoformat(),
             "payload": to_payload(e.event),
         }
-        for e in store.read_stream(hand.stream_id)
+        for e in store.read_stream(stream_id)
     ]
 
 
@@ -218,3 +226,139 @@ def match_export(match: Match) -> dict[str, Any]:
     seats = list(match.seats.values_list("name", flat=True))
     hands = [(h.dealer, hand_entries(h)) for h in match.hands.order_by("number")]
     return export_match(match.game, match.options, seats, match.direction, hands)
+
+
+# ---- finished matches, for what is built on them (tournament standings, ratings) ----------------------
+@dataclass(frozen=True)
+class MatchOutcome:
+    """A match as standings and ratings read it: plain values, the same whether they come from the read
+    models (:func:`match_outcome`) or from folding the event log (:func:`match_outcomes_from_log`).
+
+    ``totals``, ``winners`` and ``sides`` are the sheet's (seat indices; Tressette's pairs are sides);
+    ``hand_results`` are the finished hands' outcomes, teams and team scores, in order; ``position`` and
+    ``recorded_at`` are those of the match's latest event, so that a projection can tell an update it has
+    seen from a new one.
+    """
+
+    match: int
+    game: str
+    finished: bool
+    players: tuple[int | None, ...]
+    names: tuple[str, ...]
+    totals: tuple[int | str, ...]
+    winners: tuple[int, ...]
+    sides: tuple[tuple[int, ...], ...]
+    ruled_against: tuple[int, ...]
+    hand_results: tuple[dict[str, Any], ...]
+    position: int
+    recorded_at: datetime | None
+
+
+def match_outcome(match: Match) -> MatchOutcome:
+    """The match from its read models (the sheet and the hand rows the projection keeps)."""
+    seats = list(match.seats.order_by("seat"))
+    hands = list(match.hands.order_by("number"))
+    counted = [
+        _teams(h.result["outcome"], h.result["teams"], h.result["team_scores"])
+        for h in hands
+        if h.status == Hand.Status.OVER and h.result is not None
+    ]
+    counts = [[int(n) for n in h.ruled_against] for h in hands if h.ruled_against]
+    latest = max(hands, key=lambda h: h.position, default=None)
+    return _outcome(
+        match,
+        seats=[(s.player_id, s.name) for s in seats],
+        sheet=match_sheet_current(match),
+        hand_results=counted,
+        ruled=counts,
+        position=latest.position if latest else 0,
+        recorded_at=latest.updated_at if latest else None,
+    )
+
+
+def match_outcomes_from_log(matches: Sequence[Match]) -> list[MatchOutcome]:
+    """The matches rebuilt from the event log alone: every hand folded again, the sheet computed again.
+
+    Reads the streams of all the matches' hands in one query.
+    """
+    ids = [m.pk for m in matches]
+    hands: dict[int, list[Hand]] = {pk: [] for pk in ids}
+    for hand in Hand.objects.filter(match_id__in=ids).order_by("match_id", "number"):
+        hands[hand.match_id].append(hand)
+    seats_of: dict[int, list[MatchSeat]] = {pk: [] for pk in ids}
+    for seat in MatchSeat.objects.filter(match_id__in=ids).order_by("match_id", "seat"):
+        seats_of[seat.match_id].append(seat)
+    events = store.read_streams([h.stream_id for hs in hands.values() for h in hs])
+    out = []
+    for match in matches:
+        game = get_game(match.game)
+        seats = seats_of[match.pk]
+        results: list[HandResult] = []
+        counts: list[list[int]] = []
+        last: store.RecordedEvent | None = None
+        for hand in hands[match.pk]:
+            stream = events[hand.stream_id]
+            view = fold(hand_setup(hand, stream), hand_entries(hand, stream))
+            if view.over and view.result is not None:
+                results.append(view.result)
+            counts.append(ruled_against(view))
+            if stream and (last is None or stream[-1].position > last.position):
+                last = stream[-1]
+        options = game.ruleset.validate(match.options)
+        result = game.match_result(options, len(seats), results)
+        # The parts of the sheet an outcome reads (its rows are not needed: they cost more than the rest).
+        sheet = {
+            "totals": [score_str(t) for t in result.totals],
+            "finished": result.finished,
+            "winners": list(result.winners),
+            "details": {"sides": jsonable(result.details["sides"])} if "sides" in result.details else {},
+        }
+        out.append(
+            _outcome(
+                match,
+                seats=[(s.player_id, s.name) for s in seats],
+                sheet=sheet,
+                hand_results=[_teams(r.outcome, r.teams, r.team_scores) for r in results],
+                ruled=[c for c in counts if c],
+                position=last.position if last else 0,
+                recorded_at=last.recorded_at if last else None,
+            )
+        )
+    return out
+
+
+def _teams(outcome: str, teams: Sequence[Sequence[int]], team_scores: Sequence[Any]) -> dict[str, Any]:
+    """What an outcome keeps of a finished hand's result: who played together and how each side scored."""
+    return {
+        "outcome": outcome,
+        "teams": [list(t) for t in teams],
+        "team_scores": [score_str(s) if isinstance(s, int | Fraction) else s for s in team_scores],
+    }
+
+
+def _outcome(
+    match: Match,
+    *,
+    seats: Sequence[tuple[int | None, str]],
+    sheet: dict[str, Any],
+    hand_results: Sequence[dict[str, Any]],
+    ruled: Sequence[Sequence[int]],
+    position: int,
+    recorded_at: datetime | None,
+) -> MatchOutcome:
+    n = len(seats)
+    sides = (sheet.get("details") or {}).get("sides") or [[s] for s in range(n)]
+    return MatchOutcome(
+        match=match.pk,
+        game=match.game,
+        finished=bool(sheet.get("finished")),
+        players=tuple(p for p, _ in seats),
+        names=tuple(name for _, name in seats),
+        totals=tuple(sheet.get("totals") or [0] * n),
+        winners=tuple(sheet.get("winners") or ()),
+        sides=tuple(tuple(int(s) for s in side) for side in sides),
+        ruled_against=tuple(sum(c[s] for c in ruled) for s in range(n)),
+        hand_results=tuple(hand_results),
+        position=position,
+        recorded_at=recorded_at,
+    )

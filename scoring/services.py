@@ -20,9 +20,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
-from django.utils import timezone
 
-from scoring import permissions, store
+from scoring import permissions, signals, store
 from scoring.events import Event, HandStarted, MoveRecorded, MoveUndone, RulingRecorded
 from scoring.handlog import (
     Entry,
@@ -35,6 +34,7 @@ from scoring.handlog import (
     check_ruling,
     extend,
     fold,
+    ruled_against,
 )
 from scoring.models import Hand, Match, MatchSeat
 from scoring.records import (
@@ -205,7 +205,9 @@ def hand_start(*, match: Match, dealer: int | None = None, actor: User | None = 
         )
         appended = store.append(hand.stream_id, [started], expected_version=0, actor=actor_name(actor))
         hand.version = appended.to_version
-        hand.save(update_fields=["version"])
+        hand.position = appended.positions[-1]
+        hand.updated_at = appended.recorded_at
+        hand.save(update_fields=["version", "position", "updated_at"])
     return hand
 
 
@@ -235,7 +237,7 @@ def move_record(
         new, verdicts = extend(view, MoveEntry(expected_version + 1, parsed, actor_name(actor)))
         event = MoveRecorded(move=wanted, verdicts=tuple(v.as_dict() for v in verdicts))
         appended = _append(hand, event, expected_version, idempotency_key, actor)
-        hand = _project(hand, new, appended.to_version)
+        hand = _project(hand, new, appended)
     return MoveOutcome(hand, appended.to_version, verdicts, replayed=False, view=new)
 
 
@@ -283,7 +285,7 @@ def move_undo(
             idempotency_key,
             actor,
         )
-        return _project(hand, new, appended.to_version)
+        return _project(hand, new, appended)
 
 
 # ---- rulings ----------------------------------------------------------------------------------------
@@ -386,7 +388,7 @@ def ruling_record(
         events = _events_at(hand, expected_version)
         _, after = _ruling_views(hand, events, refs, rule, reason, rectification, actor)
         appended = _append(hand, same, expected_version, idempotency_key, actor)
-        return _project(hand, after, appended.to_version)
+        return _project(hand, after, appended)
 
 
 # ---- shared steps -----------------------------------------------------------------------------------
@@ -443,30 +445,43 @@ def _refuse_if_later_hand(hand: Hand, code: str, message: str) -> None:
         raise ImpossibleMove(code, message, field="type")
 
 
-def _project(hand: Hand, view: HandView, version: int) -> Hand:
+def _project(hand: Hand, view: HandView, appended: store.AppendResult) -> Hand:
     """Bring the hand's read model up to date with its fold, inside the append's transaction.
 
     The match sheet only counts finished hands, so it is computed again only when this hand was or now is
     finished: recording the moves of a hand in play costs one fold of that hand, not of the match.
     """
     was_over = hand.status == Hand.Status.OVER
-    hand.version = version
+    hand.version = appended.to_version
+    hand.position = appended.positions[-1]
+    hand.updated_at = appended.recorded_at
     hand.status = Hand.Status.OVER if view.over else Hand.Status.IN_PLAY
     hand.flagged = view.flagged
     hand.result = view.result.as_dict() if view.result else None
-    hand.updated_at = timezone.now()
-    hand.save(update_fields=["version", "status", "flagged", "result", "updated_at"])
+    hand.ruled_against = ruled_against(view)
+    hand.save(
+        update_fields=["version", "position", "status", "flagged", "result", "ruled_against", "updated_at"]
+    )
     if was_over or view.over or not hand.match.sheet:
         match_project(hand.match, replace_hand=(hand.number, view))
     return hand
 
 
 def match_project(match: Match, *, replace_hand: tuple[int, HandView] | None = None) -> Match:
-    """Write the match's running sheet and status from its finished hands."""
+    """Write the match's running sheet and status from its finished hands.
+
+    Once the match is finished, or when it was and a ruling changes or reopens it, ``match_changed`` is
+    sent after the transaction commits, so that what is built on finished matches (tournament standings,
+    ratings) is brought up to date from committed data only.
+    """
+    was_finished = match.status == Match.Status.FINISHED
     sheet = match_sheet(match, replace_hand=replace_hand)
     match.sheet = sheet
     match.status = Match.Status.FINISHED if sheet["finished"] else Match.Status.OPEN
     match.save(update_fields=["sheet", "status"])
+    if was_finished or sheet["finished"]:
+        match_id = match.pk
+        transaction.on_commit(lambda: signals.match_changed.send(sender=Match, match_id=match_id))
     return match
 
 
@@ -566,4 +581,4 @@ def _import_hand(hand: Hand, entries: Sequence[Entry], actor: User | None, where
     with transaction.atomic():
         hand = _lock(hand)
         appended = store.append(hand.stream_id, new, expected_version=hand.version, actor=actor_name(actor))
-        _project(hand, view, appended.to_version)
+        _project(hand, view, appended)

@@ -18,7 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from scoring.events import Event, from_stored, to_payload
+from scoring.events import Event, decode, from_stored, to_payload
 from scoring.models import StoredEvent
 
 # pg_advisory_xact_lock key serialising appends: any constant will do, as long as nothing else uses it.
@@ -37,12 +37,13 @@ class ConcurrencyConflict(Exception):
 
 @dataclass(frozen=True)
 class AppendResult:
-    """What one append wrote: the stream versions `from_version`..`to_version` at `positions`."""
+    """What one append wrote: the stream versions `from_version`..`to_version` at `positions`, and when."""
 
     stream_id: str
     from_version: int
     to_version: int
     positions: tuple[int, ...]
+    recorded_at: datetime
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,7 @@ def append(
         from_version=expected_version + 1,
         to_version=expected_version + len(rows),
         positions=tuple(row.position for row in rows),
+        recorded_at=rows[-1].recorded_at,
     )
 
 
@@ -108,6 +110,43 @@ def stream_version(stream_id: str) -> int:
 def read_stream(stream_id: str) -> list[RecordedEvent]:
     """The stream's events in version order, upcast to their current classes."""
     return [_recorded(row) for row in StoredEvent.objects.filter(stream_id=stream_id).order_by("version")]
+
+
+READ_FIELDS = (
+    "position",
+    "stream_id",
+    "version",
+    "event_type",
+    "schema_version",
+    "payload",
+    "recorded_at",
+    "recorded_by",
+)
+
+
+def read_streams(stream_ids: Sequence[str]) -> dict[str, list[RecordedEvent]]:
+    """Several streams at once (one query): each stream's events in version order, by stream id.
+
+    Reads plain rows rather than model instances: a rebuild reads every event of a league this way.
+    """
+    out: dict[str, list[RecordedEvent]] = {stream_id: [] for stream_id in stream_ids}
+    rows = (
+        StoredEvent.objects.filter(stream_id__in=list(stream_ids))
+        .order_by("stream_id", "version")
+        .values_list(*READ_FIELDS)
+    )
+    for position, stream_id, version, event_type, schema_version, payload, recorded_at, recorded_by in rows:
+        out[stream_id].append(
+            RecordedEvent(
+                position=position,
+                stream_id=stream_id,
+                version=version,
+                event=decode(event_type, schema_version, payload),
+                recorded_at=recorded_at,
+                recorded_by=recorded_by,
+            )
+        )
+    return out
 
 
 def read_all_after(position: int, limit: int = 1000) -> list[RecordedEvent]:
@@ -162,6 +201,7 @@ def _result_for_key(stream_id: str, key: str) -> AppendResult | None:
         from_version=first.version,
         to_version=last_version,
         positions=tuple(positions),
+        recorded_at=first.recorded_at,
     )
 
 

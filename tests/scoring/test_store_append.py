@@ -104,6 +104,6 @@ def test_an_append_inside_a_transaction_that_rolls_back_leaves_nothing() -> None
         raise Abandon
 
     assert store.stream_version("hand-1") == 0
-    assert store.append("hand-1", [START], expected_version=0) == AppendResult(
-        "hand-1", 1, 1, (StoredEvent.objects.get().position,)
-    )
+    appended = store.append("hand-1", [START], expected_version=0)
+    stored = StoredEvent.objects.get()
+    assert appended == AppendResult("hand-1", 1, 1, (stored.position,), stored.recorded_at)
