@@ -35,9 +35,12 @@ pytest: install
 bench: install
 	$(BIN)/python bench/bench_engine.py
 	$(BIN)/python bench/bench_store.py
+	$(BIN)/python bench/bench_seating.py
+	$(BIN)/python bench/bench_standings.py
 
+# -B: the worker also runs the beat (the periodic catch-up of standings and ratings).
 worker: install
-	$(BIN)/celery -A segnapunti worker --loglevel=INFO
+	$(BIN)/celery -A segnapunti worker -B --loglevel=INFO
 
 constraints: install
 	{ sed -n '1,2p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable; } > constraints.tmp

@@ -86,6 +86,18 @@ def demo_matches_load(*, club: Club, seed: int = 2026) -> int:
     return added
 
 
+def match_play_out(match: Match, rng: random.Random, *, actor: Any) -> Match:
+    """Play the match's hands at random on the engine until the match is over, recording every move."""
+    while True:
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            return match
+        hand = match.hands.order_by("-number").first()
+        if hand is None or hand.status == Hand.Status.OVER:
+            hand = hand_start(match=match, actor=actor)
+        _play_hand(hand, rng, known=True, revoke=False, actor=actor)
+
+
 def _play_hand(hand: Hand, rng: random.Random, *, known: bool, revoke: bool, actor: Any) -> None:
     """Play a hand at random on the engine, then record it move by move through the service."""
     game = get_game(hand.match.game)

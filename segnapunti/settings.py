@@ -169,13 +169,49 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Celery: with no broker configured, tasks run eagerly in the calling process (and errors propagate).
-CELERY_BROKER_URL = envstr("CELERY_BROKER_URL", "")
-CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_ALWAYS_EAGER = not envstr("CELERY_BROKER_URL", "")
+# In-process, no broker is ever reached; "memory://" only keeps Celery from looking for one.
+CELERY_BROKER_URL = envstr("CELERY_BROKER_URL", "memory://")
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = (
     envstr("CELERY_RESULT_BACKEND", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "")
     or None
 )
+# A task is acknowledged once it has run, and handed back to the broker if the worker running it dies:
+# the tasks are idempotent (tournaments/tasks.py), so a re-delivery is harmless and nothing is lost.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A web request that queues a task never waits long for a broker that is down: short connection
+# timeouts and a bounded publish retry; the work is then left to the periodic catch-up.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    "max_retries": 2,
+    # Redis: a task taken by a worker that died is handed out again after this many seconds.
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 600),
+}
+# The result store (Redis) gives up as quickly when it is down (Celery's default is 20 retries, a second
+# apart); Redis sockets time out rather than hang.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
+CELERY_REDIS_SOCKET_TIMEOUT = 5
+CELERY_BEAT_SCHEDULE = {
+    "tournaments-catch-up": {
+        "task": "tournaments.tasks.catch_up",
+        "schedule": envint("CATCH_UP_SECONDS", 300),
+    },
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -186,4 +222,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
+    # Tasks run in-process say nothing unless they fail; a worker logs each task as usual.
+    "loggers": {"celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"}},
 }
+
+# Tournaments: the queue their tasks go to (empty: Celery's default queue), and how long the seating
+# planner may search when a director opens a round.
+TOURNAMENTS_QUEUE = envstr("TOURNAMENTS_QUEUE", "")
+SEATING_BUDGET_SECONDS = float(envint("SEATING_BUDGET_SECONDS", 8))

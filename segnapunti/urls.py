@@ -6,9 +6,16 @@ from tournaments import views as tournament_views
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
+    path("tournaments/", tournament_views.tournament_list, name="tournament-list"),
+    path(
+        "tournaments/<int:tournament_id>/standings/",
+        tournament_views.standings_page,
+        name="tournament-standings",
+    ),
+    path("players/<int:player_id>/", tournament_views.player_page, name="player"),
     path("admin/", admin.site.urls),
     path("", include("scoring.page_urls")),
-    path("api/", include("scoring.api_urls")),
+    path("api/", include("segnapunti.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

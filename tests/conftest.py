@@ -4,9 +4,15 @@
 is configured (CELERY_BROKER_URL set), with a worker consuming from it.
 """
 
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
+
+from segnapunti.celery import app as celery_app
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -14,3 +20,41 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.skip("needs PostgreSQL: set DATABASE_URL to a PostgreSQL database")
     if item.get_closest_marker("worker") and settings.CELERY_TASK_ALWAYS_EAGER:
         pytest.skip("needs a Celery worker: set CELERY_BROKER_URL and start one")
+
+
+@pytest.fixture(autouse=True)
+def tasks_in_process(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Tasks run in the test's own process, on its own (uncommitted) data, except in the tests marked
+    `worker`, which are about the trip through the broker to a real worker."""
+    if request.node.get_closest_marker("worker"):
+        yield
+        return
+    # The app reads Django's settings under the CELERY_ namespace: the override goes under that name.
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf["CELERY_TASK_ALWAYS_EAGER"] = True
+    try:
+        yield
+    finally:
+        celery_app.conf["CELERY_TASK_ALWAYS_EAGER"] = eager
+
+
+@pytest.fixture
+def spawn() -> Iterator[Callable[..., Future[Any]]]:
+    """Run a function in a thread of its own, hence on a database connection of its own.
+
+    The thread closes its connections when the function returns, so that the test database can be
+    flushed and dropped afterwards.
+    """
+    pool = ThreadPoolExecutor(max_workers=16)
+
+    def submit(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
+        def run() -> Any:
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                connections.close_all()
+
+        return pool.submit(run)
+
+    yield submit
+    pool.shutdown(wait=True)

@@ -1,6 +1,8 @@
+from typing import Any
+
 from django.contrib import admin
 
-from tournaments.models import Club, Player
+from tournaments.models import Club, Player, Round, Tournament
 
 
 class PlayerInline(admin.TabularInline[Player, Club]):
@@ -20,3 +22,24 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["name", "club"]
     list_filter = ["club"]
     search_fields = ["name"]
+
+
+class RoundInline(admin.TabularInline[Round, Tournament]):
+    model = Round
+    extra = 0
+    fields = readonly_fields = ("number", "game", "status", "seed", "repeats")
+    can_delete = False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin[Tournament]):
+    """A look at tournaments; changes go through the API and the services, which keep the event log."""
+
+    list_display = ["name", "club", "kind", "scoring", "published", "version"]
+    list_filter = ["club", "kind"]
+    search_fields = ["name"]
+    readonly_fields = tuple(f.name for f in Tournament._meta.fields)
+    inlines = [RoundInline]
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False

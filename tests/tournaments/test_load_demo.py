@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from scoring.models import Match
-from tournaments.models import Club, Player
+from tournaments.models import Club, Player, Round, Standings, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,9 @@ def test_it_can_run_again_without_duplicating_anything() -> None:
 
 def test_it_puts_back_a_player_deleted_since() -> None:
     load_demo()
-    Match.objects.all().delete()  # the demo matches seat the players, and seated players are protected
+    # The demo league registers the players and its tables hold matches; seated players are protected.
+    Tournament.objects.all().delete()
+    Match.objects.all().delete()
     Player.objects.filter(name="Bruno Russo").delete()
 
     assert "1 players added" in load_demo()
@@ -42,3 +44,16 @@ def test_it_puts_back_a_player_deleted_since() -> None:
 def test_it_records_demo_matches_of_every_game() -> None:
     assert "6 demo matches" in load_demo()
     assert "0 demo matches" in load_demo()
+
+
+def test_it_loads_a_league_of_two_games_with_finished_rounds_and_its_standings() -> None:
+    assert "the demo league" in load_demo()
+
+    league = Tournament.objects.get()
+    assert league.kind == "league" and league.published and league.scoring == "rank_points"
+    rounds = list(Round.objects.filter(tournament=league).order_by("number"))
+    assert [r.game for r in rounds] == ["tarocchi", "hombre_it", "tarocchi"]
+    assert all(r.status == Round.Status.CLOSED for r in rounds)
+    rows = Standings.objects.get(tournament=league).data["rows"]
+    assert len(rows) == 12 and all(r["tables"] == 3 for r in rows)
+    assert "the demo league" not in load_demo()

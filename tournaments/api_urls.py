@@ -1,0 +1,33 @@
+"""The tournament API's routes (joined to scoring's under ``/api/`` by ``segnapunti.api_urls``)."""
+
+from django.urls import path
+
+from tournaments import apis
+
+t = "tournaments/<int:tournament_id>/"
+
+urlpatterns = [
+    path("tournaments/", apis.TournamentListCreateApi.as_view(), name="tournaments"),
+    path(t, apis.TournamentDetailUpdateApi.as_view(), name="tournament"),
+    path(f"{t}events/", apis.TournamentAuditApi.as_view(), name="tournament-events"),
+    path(f"{t}publish/", apis.TournamentPublishApi.as_view(), name="tournament-publish"),
+    path(f"{t}registrations/", apis.RegistrationListCreateApi.as_view(), name="registrations"),
+    path(
+        f"{t}registrations/<int:player_id>/withdraw/",
+        apis.RegistrationWithdrawApi.as_view(),
+        name="registration-withdraw",
+    ),
+    path(f"{t}rounds/", apis.RoundListOpenApi.as_view(), name="rounds"),
+    path(f"{t}rounds/<int:number>/", apis.RoundDetailApi.as_view(), name="round"),
+    path(f"{t}rounds/<int:number>/close/", apis.RoundCloseApi.as_view(), name="round-close"),
+    path(
+        f"{t}rounds/<int:number>/tables/<int:table>/abandon/",
+        apis.TableAbandonApi.as_view(),
+        name="table-abandon",
+    ),
+    path(f"{t}standings/", apis.StandingsApi.as_view(), name="standings"),
+    path(f"{t}standings/export/", apis.StandingsExportApi.as_view(), name="standings-export"),
+    path(f"{t}standings/rebuild/", apis.StandingsRebuildApi.as_view(), name="standings-rebuild"),
+    path("standings/", apis.StandingsListApi.as_view(), name="standings-list"),
+    path("players/<int:player_id>/ratings/", apis.PlayerRatingsApi.as_view(), name="player-ratings"),
+]

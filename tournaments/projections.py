@@ -1,0 +1,506 @@
+"""Standings and ratings, projected from the finished matches.
+
+Standings. Each counted table (a finished match) and each sit-out is a *contribution*, stored with the
+global log position it was read at. Applying a match takes its old contribution out of the running sums
+and puts the new one in, in one transaction with the standings row locked, and writes the log position
+the standings now include beside them: a repeated or re-delivered update finds the contribution at the
+match's current position and changes nothing. The cost of one update depends on the match, not on how
+many matches the league holds. :func:`standings_rebuild` computes the same from the event log alone (the
+tournament's stream and every hand folded again) and must give the same bytes.
+
+Ratings. Per game, in match order (match id): a match finished after every rated one is rated at once;
+a match rated before and changed since (a ruling), or finished out of order, has its game's ratings
+computed again from that match on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from scoring import store
+from scoring.models import Match
+from scoring.selectors import MatchOutcome, match_outcome, match_outcomes_from_log
+from tournaments import events, ratings
+from tournaments.models import (
+    PlayerRating,
+    RatedMatch,
+    RatingBook,
+    RatingHistory,
+    Registration,
+    Round,
+    Standings,
+    StandingsContribution,
+    Table,
+    Tournament,
+)
+from tournaments.standings import (
+    Contribution,
+    Ledger,
+    SitOut,
+    TableResult,
+    contribution_from_json,
+    contribution_json,
+    ledger_of,
+    metrics_json,
+    rank,
+    rows_json,
+    table_result,
+)
+
+log = logging.getLogger(__name__)
+REBUILD_BATCH = 200  # matches folded per query when rebuilding from the log
+
+
+# ---- contributions -----------------------------------------------------------------------------------
+def match_key(match_id: int) -> str:
+    return f"match:{match_id}"
+
+
+def sit_out_key(round_number: int, player: int) -> str:
+    return f"sitout:{round_number}:{player}"
+
+
+def table_contribution(outcome: MatchOutcome) -> TableResult:
+    """What a finished match adds to the standings."""
+    players = [p for p in outcome.players if p is not None]
+    if len(players) != len(outcome.players):
+        raise AssertionError(f"a tournament table seats registered players only (match {outcome.match})")
+    return table_result(
+        key=match_key(outcome.match),
+        game=outcome.game,
+        players=players,
+        totals=outcome.totals,
+        winners=outcome.winners,
+        sides=outcome.sides,
+        ruled_against=outcome.ruled_against,
+        position=outcome.position,
+        recorded_at=outcome.recorded_at.isoformat() if outcome.recorded_at else "",
+    )
+
+
+# ---- the standings document --------------------------------------------------------------------------
+def _document(
+    *,
+    ledger: Ledger,
+    players: dict[int, str],
+    settings: dict[str, Any],
+    contributions: Iterable[Contribution],
+    notes: list[dict[str, Any]],
+) -> tuple[dict[str, Any], int, str | None]:
+    """What the API and the page show, with the position and time of the latest event it includes."""
+    latest = max(contributions, key=lambda c: c.position, default=None)
+    position = latest.position if latest else 0
+    as_of = latest.recorded_at if latest else None
+    rows = rank(
+        ledger,
+        players,
+        scoring=settings["scoring"],
+        precedence=settings["tiebreaks"],
+        seed=int(settings["seed"]),
+    )
+    data = {
+        "scoring": settings["scoring"],
+        "precedence": [m["key"] for m in metrics_json(settings["tiebreaks"])],
+        "metrics": metrics_json(settings["tiebreaks"]),
+        "position": position,
+        "as_of": as_of,
+        "rows": rows_json(rows),
+        "notes": notes,
+    }
+    return data, position, as_of
+
+
+def table_notes(tables: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tables a reader should know about, in round and table order: abandoned ones, ones reopened by a
+    ruling after their round closed (not counted until they finish again) and ones a ruling changed after
+    their round closed (counted as changed).
+
+    Each item: round, table, match, abandoned, reason, closed_position (None while the round is open),
+    finished, position (of the match's latest event).
+    """
+    notes = []
+    for t in sorted(tables, key=lambda t: (t["round"], t["table"])):
+        where = f"Round {t['round']}, table {t['table']}"
+        closed = t["closed_position"]
+        if t["abandoned"]:
+            kind, text = "abandoned", f"{where} was abandoned ({t['reason']}): it counts nothing."
+        elif closed is not None and not t["finished"]:
+            kind, text = (
+                "reopened",
+                f"{where} was reopened by a ruling after the round closed: "
+                "not counted until it finishes again.",
+            )
+        elif closed is not None and t["position"] > closed:
+            kind, text = (
+                "changed",
+                f"{where} was changed by a ruling after the round closed: counted as it stands now.",
+            )
+        else:
+            continue
+        notes.append(
+            {"kind": kind, "round": t["round"], "table": t["table"], "match": t["match"], "text": text}
+        )
+    return notes
+
+
+def _with_note(
+    notes: Sequence[dict[str, Any]], table: Table, *, finished: bool, position: int
+) -> list[dict[str, Any]]:
+    """The notes with this table's own note as it stands now (or none)."""
+    mine = table_notes(
+        [
+            {
+                "round": table.round.number,
+                "table": table.number,
+                "match": table.match_id,
+                "abandoned": table.abandoned,
+                "reason": table.abandon_reason,
+                "closed_position": table.round.closed_position,
+                "finished": finished,
+                "position": position,
+            }
+        ]
+    )
+    others = [n for n in notes if n["match"] != table.match_id]
+    return sorted([*others, *mine], key=lambda n: (n["round"], n["table"]))
+
+
+def _settings(tournament: Tournament) -> dict[str, Any]:
+    return {"scoring": tournament.scoring, "tiebreaks": tournament.tiebreaks, "seed": tournament.seed}
+
+
+def _players(tournament: Tournament) -> dict[int, str]:
+    return dict(Registration.objects.filter(tournament=tournament).values_list("player_id", "player__name"))
+
+
+def _write(
+    standings: Standings, ledger: Ledger, tournament: Tournament, notes: list[dict[str, Any]] | None = None
+) -> None:
+    """Rank again from the ledger and write the document, with the latest contribution's position
+    (``notes``: the tables' notes when they changed; otherwise they stay as they are)."""
+    latest = StandingsContribution.objects.filter(tournament=tournament).order_by("-position").first()
+    data, position, as_of = _document(
+        ledger=ledger,
+        players=_players(tournament),
+        settings=_settings(tournament),
+        contributions=[contribution_from_json(latest.data)] if latest else [],
+        notes=list(standings.data.get("notes", [])) if notes is None else notes,
+    )
+    standings.ledger = ledger.as_json()
+    standings.data = data
+    standings.position = position
+    standings.as_of = _parse_time(as_of)
+    standings.updated_at = timezone.now()
+    standings.save()
+
+
+def _parse_time(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def standings_start(tournament: Tournament) -> Standings:
+    """The (empty) standings of a new tournament."""
+    standings = Standings.objects.create(tournament=tournament)
+    _write(standings, Ledger(), tournament)
+    return standings
+
+
+def _locked(tournament: Tournament) -> Standings:
+    return Standings.objects.select_for_update().get(tournament=tournament)
+
+
+def standings_refresh(tournament: Tournament, *, table: Table | None = None) -> None:
+    """Rank again (settings or players changed; ``table``: that table's note changed, as when it is
+    abandoned); the sums stay as they are."""
+    standings = _locked(tournament)
+    notes = None
+    if table is not None:
+        notes = _with_note(standings.data.get("notes", []), table, finished=False, position=0)
+    _write(standings, Ledger.from_json(standings.ledger), tournament, notes)
+
+
+def standings_sit_outs(tournament: Tournament, rnd: Round, appended: store.AppendResult) -> None:
+    """Count the sit-outs of a round just opened (in the round's transaction)."""
+    standings = _locked(tournament)
+    ledger = Ledger.from_json(standings.ledger)
+    for sit in rnd.sit_outs.all():
+        c = SitOut(
+            key=sit_out_key(rnd.number, sit.player_id),
+            player=sit.player_id,
+            score=Fraction(sit.score),
+            position=appended.positions[-1],
+            recorded_at=appended.recorded_at.isoformat(),
+        )
+        ledger.add(c)
+        StandingsContribution.objects.create(
+            tournament=tournament, key=c.key, position=c.position, data=contribution_json(c)
+        )
+    _write(standings, ledger, tournament)
+
+
+def standings_apply_match(*, match_id: int) -> bool:
+    """Bring the standings of the tournament whose table holds this match up to date with it.
+
+    Returns whether anything changed: False for a match at no tournament table, or one whose current
+    state the standings already include (a repeated task).
+    """
+    table = Table.objects.select_related("round__tournament").filter(match_id=match_id).first()
+    if table is None:
+        return False
+    tournament = table.round.tournament
+    with transaction.atomic():
+        standings = _locked(tournament)
+        table = Table.objects.select_related("match", "round").get(pk=table.pk)
+        outcome = match_outcome(table.match)
+        key = match_key(match_id)
+        existing = StandingsContribution.objects.filter(tournament=tournament, key=key).first()
+        counts = outcome.finished and not table.abandoned
+        old_notes = standings.data.get("notes", [])
+        notes = _with_note(old_notes, table, finished=outcome.finished, position=outcome.position)
+        if (
+            existing is None
+            and not counts
+            or existing is not None
+            and counts
+            and existing.position == outcome.position
+        ):
+            if notes == old_notes:
+                return False
+            _write(standings, Ledger.from_json(standings.ledger), tournament, notes)
+            return True
+        ledger = Ledger.from_json(standings.ledger)
+        if existing is not None:
+            ledger.remove(contribution_from_json(existing.data))
+            existing.delete()
+        if counts:
+            c = table_contribution(outcome)
+            ledger.add(c)
+            StandingsContribution.objects.create(
+                tournament=tournament,
+                key=key,
+                match_id=match_id,
+                position=c.position,
+                data=contribution_json(c),
+            )
+        _write(standings, ledger, tournament, notes)
+    return True
+
+
+def standings_rebuild(*, tournament_id: int) -> Standings:
+    """The standings computed again from the event log alone: the tournament's stream folded for its
+    rounds, tables, sit-outs and settings, and every table's match folded hand by hand."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    with transaction.atomic():
+        standings = _locked(tournament)
+        tlog = events.fold(store.read_stream(tournament.stream_id))
+        contributions: list[Contribution] = []
+        notable: list[dict[str, Any]] = []
+        tables = [(r, t) for r in tlog.rounds for t in r.tables]
+        matches = Match.objects.in_bulk([t.match for _, t in tables])
+        for start in range(0, len(tables), REBUILD_BATCH):
+            batch = tables[start : start + REBUILD_BATCH]
+            outcomes = match_outcomes_from_log([matches[t.match] for _, t in batch])
+            for (rnd, table), outcome in zip(batch, outcomes, strict=True):
+                if outcome.finished and not table.abandoned:
+                    contributions.append(table_contribution(outcome))
+                notable.append(
+                    {
+                        "round": rnd.number,
+                        "table": table.number,
+                        "match": table.match,
+                        "abandoned": table.abandoned,
+                        "reason": table.reason,
+                        "closed_position": rnd.closed_position,
+                        "finished": outcome.finished,
+                        "position": outcome.position,
+                    }
+                )
+        for rnd in tlog.rounds:
+            for player in rnd.sit_outs:
+                contributions.append(
+                    SitOut(
+                        key=sit_out_key(rnd.number, player),
+                        player=player,
+                        score=Fraction(rnd.sit_out_score),
+                        position=rnd.position,
+                        recorded_at=rnd.recorded_at,
+                    )
+                )
+        ledger = ledger_of(contributions)
+        names = dict(
+            Registration.objects.filter(tournament=tournament, player_id__in=list(tlog.players)).values_list(
+                "player_id", "player__name"
+            )
+        )
+        data, position, as_of = _document(
+            ledger=ledger,
+            players={p: names.get(p, name) for p, name in tlog.players.items()},
+            settings=tlog.settings,
+            contributions=contributions,
+            notes=table_notes(notable),
+        )
+        StandingsContribution.objects.filter(tournament=tournament).delete()
+        StandingsContribution.objects.bulk_create(
+            StandingsContribution(
+                tournament=tournament,
+                key=c.key,
+                match_id=int(c.key.split(":")[1]) if isinstance(c, TableResult) else None,
+                position=c.position,
+                data=contribution_json(c),
+            )
+            for c in contributions
+        )
+        standings.ledger = ledger.as_json()
+        standings.data = data
+        standings.position = position
+        standings.as_of = _parse_time(as_of)
+        standings.updated_at = timezone.now()
+        standings.save()
+    return standings
+
+
+def standings_stale(limit: int = 500) -> list[int]:
+    """Matches at tournament tables whose standings are behind them: finished and not counted at their
+    latest position, or counted and changed since. What the catch-up brings up to date."""
+    tables = (
+        Table.objects.filter(abandoned=False)
+        .annotate(last=Max("match__hands__position"))
+        .values_list("match_id", "round__tournament_id", "match__status", "last")
+    )
+    counted = {
+        (c.tournament_id, c.match_id): c.position
+        for c in StandingsContribution.objects.filter(match__isnull=False).only(
+            "tournament_id", "match_id", "position"
+        )
+    }
+    stale = []
+    for match_id, tournament_id, status, last in tables:
+        seen = counted.get((tournament_id, match_id))
+        finished = status == Match.Status.FINISHED
+        if (finished and seen != last) or (not finished and seen is not None):
+            stale.append(match_id)
+        if len(stale) >= limit:
+            break
+    return stale
+
+
+# ---- ratings -----------------------------------------------------------------------------------------
+def _book(game: str) -> None:
+    """Serialise the rating updates of one game (the row is the lock)."""
+    RatingBook.objects.get_or_create(game=game)
+    RatingBook.objects.select_for_update().get(game=game)
+
+
+def ratings_apply_match(*, match_id: int) -> bool:
+    """Bring the ratings of the match's game up to date with it; False when they already are."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return False
+    with transaction.atomic():
+        _book(match.game)
+        outcome = match_outcome(match)
+        rated = RatedMatch.objects.filter(match_id=match_id).first()
+        if rated is None and not outcome.finished:
+            return False
+        if rated is not None and outcome.finished and rated.position == outcome.position:
+            return False
+        last = RatedMatch.objects.filter(game=match.game).aggregate(m=Max("match_id"))["m"]
+        if rated is None and (last is None or match_id > last):
+            _rate(match.game, [outcome], _current(match.game, outcome.players))
+        else:
+            _rerate_from(match.game, match_id)
+    return True
+
+
+def ratings_rebuild(*, game: str) -> None:
+    """Every rating of the game computed again from its finished matches, in match order."""
+    with transaction.atomic():
+        _book(game)
+        _rerate_from(game, 0)
+
+
+def _current(game: str, players: Iterable[int | None]) -> dict[int, ratings.Rating]:
+    ids = [p for p in players if p is not None]
+    return {r.player_id: (r.mu, r.sigma) for r in PlayerRating.objects.filter(game=game, player_id__in=ids)}
+
+
+def _rate(game: str, outcomes: Sequence[MatchOutcome], state: dict[int, ratings.Rating]) -> None:
+    """Rate the outcomes in order from ``state`` (updated in place); write history and current ratings."""
+    history: list[RatingHistory] = []
+    touched: set[int] = set()
+    for outcome in outcomes:
+        contests = ratings.contests(
+            game=outcome.game,
+            players=outcome.players,
+            totals=outcome.totals,
+            winners=outcome.winners,
+            sides=outcome.sides,
+            hand_results=outcome.hand_results,
+        )
+        changed: set[int] = set()
+        for contest in contests:
+            new = ratings.rate(state, contest)
+            state.update(new)
+            changed |= set(new)
+        history += [
+            RatingHistory(player_id=p, game=game, match_id=outcome.match, mu=state[p][0], sigma=state[p][1])
+            for p in sorted(changed)
+        ]
+        RatedMatch.objects.create(match_id=outcome.match, game=game, position=outcome.position)
+        touched |= changed
+    RatingHistory.objects.bulk_create(history)
+    _save_current(game, touched, state)
+
+
+def _save_current(game: str, players: Iterable[int], state: dict[int, ratings.Rating]) -> None:
+    for p in players:
+        count = RatingHistory.objects.filter(game=game, player_id=p).count()
+        if p in state and count:
+            PlayerRating.objects.update_or_create(
+                player_id=p, game=game, defaults={"mu": state[p][0], "sigma": state[p][1], "matches": count}
+            )
+        else:
+            PlayerRating.objects.filter(player_id=p, game=game).delete()
+
+
+def _rerate_from(game: str, first_match: int) -> None:
+    """Forget the game's ratings from ``first_match`` on and rate its finished matches from there again."""
+    dropped = set(
+        RatingHistory.objects.filter(game=game, match_id__gte=first_match).values_list("player_id", flat=True)
+    )
+    RatingHistory.objects.filter(game=game, match_id__gte=first_match).delete()
+    RatedMatch.objects.filter(game=game, match_id__gte=first_match).delete()
+    later = list(
+        Match.objects.filter(game=game, status=Match.Status.FINISHED, pk__gte=first_match).order_by("pk")
+    )
+    outcomes = [match_outcome(m) for m in later]
+    involved = dropped | {p for o in outcomes for p in o.players if p is not None}
+    state: dict[int, ratings.Rating] = {}
+    for row in RatingHistory.objects.filter(game=game, player_id__in=involved).order_by("match_id"):
+        state[row.player_id] = (row.mu, row.sigma)
+    _rate(game, outcomes, state)
+    _save_current(game, involved, state)
+
+
+def ratings_stale(limit: int = 500) -> list[int]:
+    """Finished matches not rated at their latest position, and rated matches no longer finished."""
+    rated = dict(RatedMatch.objects.values_list("match_id", "position"))
+    stale = []
+    for match_id, status, last in Match.objects.annotate(last=Max("hands__position")).values_list(
+        "pk", "status", "last"
+    ):
+        seen = rated.get(match_id)
+        finished = status == Match.Status.FINISHED
+        if (finished and seen != last) or (not finished and seen is not None):
+            stale.append(match_id)
+        if len(stale) >= limit:
+            break
+    return stale
