@@ -72,7 +72,14 @@ def worker_queue(settings: Any) -> Iterator[Callable[[str], subprocess.Popen[byt
     started: list[subprocess.Popen[bytes]] = []
 
     def start(name: str) -> subprocess.Popen[bytes]:
-        env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_VISIBILITY_TIMEOUT": "3"}
+        # The queue in their environment too: what they queue themselves (the catch-up a worker runs when
+        # it starts) stays with them, away from any other worker on the broker.
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "CELERY_VISIBILITY_TIMEOUT": "3",
+            "TOURNAMENTS_QUEUE": queue,
+        }
         command = [
             sys.executable,
             "-m",
