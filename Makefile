@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: install run test lint typecheck pytest bench worker constraints
+.PHONY: install run serve test lint typecheck pytest bench worker constraints
 
 install: $(INSTALLED)
 
@@ -20,6 +20,12 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# Production serving: gunicorn with the settings from the environment (see the README's production part).
+serve: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/gunicorn segnapunti.wsgi --config segnapunti/gunicorn.conf.py
 
 test: install lint typecheck pytest
 

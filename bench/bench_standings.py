@@ -143,7 +143,9 @@ class League:
                     )
                     for e in self.events[template.pk]
                 ]
-                store._lock_appends()  # noqa: SLF001  # the store's own ordering lock, as an append takes it
+                if connection.vendor == "postgresql":  # the store's ordering lock, as an append takes it
+                    with connection.cursor() as cursor:
+                        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [store.APPEND_LOCK_KEY])
                 StoredEvent.objects.bulk_create(rows)
                 hand.version, hand.position, hand.updated_at = (
                     rows[-1].version,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -60,6 +60,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             },
             status=status.HTTP_409_CONFLICT,
         )
+    if isinstance(exc, ObjectDoesNotExist):  # a row a write names that is not there (a hand number)
+        exc = Http404(str(exc))
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # a bug: let Django show it (500)

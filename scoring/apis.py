@@ -169,6 +169,11 @@ class MatchApi(APIView):
     def get_hand(self, match_id: int, number: int) -> Hand:
         return selectors.hand_get(self.get_match(match_id), number)
 
+    def hand_to_write(self, match_id: int, number: int) -> Hand:
+        """The hand a write names, not read yet: the service reads it under its lock (one query, not two);
+        a hand that is not there answers 404 from there."""
+        return Hand(match=self.get_match(match_id), number=number)
+
     def club_input(self, serializer_class: type[serializers.Serializer[Any]]) -> tuple[Club, dict[str, Any]]:
         """The validated body of a write in a club, with the club's permission checked: (club, the rest)."""
         values = validated(serializer_class, self.request.data)
@@ -389,7 +394,7 @@ class MoveAppendApi(MatchApi):
         """Append a move at ``expected_version``. A keying error is refused (400/422) with nothing
         written; a rule irregularity is recorded with its verdicts and flags the hand (refused with 422
         at a strict table); a stale version answers 409 with the current one."""
-        hand = self.get_hand(match_id, number)
+        hand = self.hand_to_write(match_id, number)
         values, key = versioned(request, self.InputSerializer)
         outcome = services.move_record(
             hand=hand,

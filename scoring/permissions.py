@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, Q, QuerySet
 
 from scoring.models import Match
 from tournaments.models import Club, Membership
@@ -28,19 +28,40 @@ def club_role(user: Any, club: Club | int) -> str | None:
     return str(role) if role is not None else None
 
 
+def match_role(user: Any, match: Match) -> tuple[str | None, bool]:
+    """The user's role in the match's club and whether he is assigned to score it, in one query, kept on
+    the user for the rest of the request (a request checks several permissions on one match)."""
+    if user is None or not user.is_authenticated:
+        return None, False
+    if user.is_superuser:
+        return str(Role.DIRECTOR), True
+    known: dict[int, tuple[str | None, bool]] = user.__dict__.setdefault("_match_roles", {})
+    if match.pk not in known:
+        assigned = Match.scorers.through.objects.filter(match_id=match.pk, user_id=user.pk)
+        found = next(
+            iter(
+                Membership.objects.filter(club_id=match.club_id, user=user)
+                .annotate(assigned=Exists(assigned))
+                .order_by()
+                .values_list("role", "assigned")[:1]
+            ),
+            None,
+        )
+        known[match.pk] = (str(found[0]), bool(found[1])) if found else (None, False)
+    return known[match.pk]
+
+
 def can_read(user: Any, match: Match) -> bool:
-    return match.published or club_role(user, match.club_id) is not None
+    return match.published or match_role(user, match)[0] is not None
 
 
 def can_record(user: Any, match: Match) -> bool:
-    role = club_role(user, match.club_id)
-    if role == Role.DIRECTOR:
-        return True
-    return role == Role.SCORER and match.scorers.filter(pk=user.pk).exists()
+    role, assigned = match_role(user, match)
+    return role == Role.DIRECTOR or (role == Role.SCORER and assigned)
 
 
 def can_rule(user: Any, match: Match) -> bool:
-    return club_role(user, match.club_id) == Role.DIRECTOR
+    return match_role(user, match)[0] == Role.DIRECTOR
 
 
 def can_create_match(user: Any, club: Club) -> bool:

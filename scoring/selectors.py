@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
-from scoring import store
+from scoring import foldcache, store
 from scoring.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
-from scoring.handlog import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, fold, ruled_against
+from scoring.handlog import (
+    Entry,
+    HandView,
+    MoveEntry,
+    RulingEntry,
+    Setup,
+    UndoEntry,
+    extend,
+    fold,
+    ruled_against,
+)
 from scoring.models import Hand, Match, MatchSeat
 from scoring.records import export_hand, export_match
 from scoring.rules import HandResult, ImpossibleMove, game_names, get_game
-from scoring.rules.core import jsonable, score_str
+from scoring.rules.core import Score, jsonable, score_str
 from scoring.rules.moves import move_from_dict, move_to_dict
 from scoring.snapshot import snapshot
 
@@ -55,7 +66,28 @@ def hand_entries(hand: Hand, events: Sequence[store.RecordedEvent] | None = None
 
 
 def hand_view(hand: Hand) -> HandView:
-    events = store.read_stream(hand.stream_id)
+    """The hand's fold at the version its row holds (see :mod:`scoring.foldcache`)."""
+    view = hand_view_at(hand)
+    if not connection.in_atomic_block:  # read outside a write: committed, safe to keep
+        foldcache.put(hand.stream_id, hand.version, view)
+    return view
+
+
+def hand_view_at(hand: Hand) -> HandView:
+    """The fold at ``hand.version``: the kept one if it is at that version; a kept one behind it caught
+    up with the moves after it; otherwise the stream folded from the start."""
+    kept = foldcache.get(hand.stream_id)
+    if kept is not None and kept[0] == hand.version:
+        return kept[1]
+    if kept is not None and kept[0] < hand.version:
+        later = [e for e in store.read_stream_after(hand.stream_id, kept[0]) if e.version <= hand.version]
+        if all(isinstance(e.event, MoveRecorded) for e in later):
+            view = kept[1]
+            for e in later:
+                assert isinstance(e.event, MoveRecorded)
+                view, _ = extend(view, MoveEntry(e.version, move_from_dict(e.event.move), e.recorded_by))
+            return view
+    events = [e for e in store.read_stream(hand.stream_id) if e.version <= hand.version]
     return fold(hand_setup(hand, events), hand_entries(hand, events))
 
 
@@ -113,14 +145,26 @@ def _step(hand: Hand, view: HandView, step: int) -> dict[str, Any]:
 
 
 def match_results(match: Match, hands: Sequence[Hand] | None = None) -> list[HandResult]:
-    """The results of the match's finished hands, in order, rulings applied."""
-    out = []
-    for hand in hands if hands is not None else match.hands.order_by("number"):
-        if hand.status == Hand.Status.OVER:
-            view = hand_view(hand)
-            if view.result is not None:
-                out.append(view.result)
-    return out
+    """The results of the match's finished hands, in order, rulings applied: as the projection stored
+    them with each hand (no hand is folded again)."""
+    found = hands if hands is not None else match.hands.order_by("number")
+    return [result_from_dict(h.result) for h in found if h.status == Hand.Status.OVER and h.result]
+
+
+def result_from_dict(data: Mapping[str, Any]) -> HandResult:
+    """A hand's result from its stored form (``HandResult.as_dict``): scores back to exact numbers."""
+    return HandResult(
+        outcome=data["outcome"],
+        scores=tuple(_number(s) for s in data["scores"]),
+        unit=data.get("unit", "points"),
+        teams=tuple(tuple(t) for t in data.get("teams", [])),
+        team_scores=tuple(_number(s) for s in data.get("team_scores", [])),
+        details=data.get("details", {}),
+    )
+
+
+def _number(value: int | str) -> Score:
+    return value if isinstance(value, int) else Fraction(value)
 
 
 def match_sheet(
@@ -128,25 +172,33 @@ def match_sheet(
 ) -> dict[str, Any]:
     """The game's running sheet: totals, per-hand rows with the game's own columns, who won.
 
-    ``replace_hand`` gives one hand's fold instead of reading it (the projection has it already; a ruling
-    preview passes the fold with the ruling): it counts when it is finished, and not otherwise.
+    The finished hands' results are the ones the projection stored with each hand, so the sheet costs
+    the same at the last hand as at the first. ``replace_hand`` gives one hand's fold instead (the
+    projection has it already; a ruling preview passes the fold with the ruling): it counts when it is
+    finished, and not otherwise.
     """
     game = get_game(match.game)
     options = game.ruleset.validate(match.options)
     seats = list(match.seats.values_list("name", flat=True))
     hand_list = list(hands if hands is not None else match.hands.order_by("number"))
     replaced = replace_hand[0] if replace_hand is not None else None
-    results: list[tuple[int, HandResult]] = []
-    for hand in hand_list:
-        if hand.number != replaced and hand.status == Hand.Status.OVER:
-            view = hand_view(hand)
-            if view.result is not None:
-                results.append((hand.number, view.result))
+    results: list[tuple[int, HandResult]] = [
+        (hand.number, result_from_dict(hand.result))
+        for hand in hand_list
+        if hand.number != replaced and hand.status == Hand.Status.OVER and hand.result
+    ]
     if replace_hand is not None and replace_hand[1].result is not None:
         results.append((replace_hand[0], replace_hand[1].result))
         results.sort(key=lambda r: r[0])
-    result = game.match_result(options, len(seats), [r for _, r in results])
-    return {"game": match.game, "seats": seats, "hands": [n for n, _ in results], **result.as_dict()}
+    return sheet_of(match.game, options, seats, results)
+
+
+def sheet_of(
+    game: str, options: Mapping[str, Any], seats: Sequence[str], results: Sequence[tuple[int, HandResult]]
+) -> dict[str, Any]:
+    """The sheet of a match from its finished hands' results (numbered, in order)."""
+    result = get_game(game).match_result(options, len(seats), [r for _, r in results])
+    return {"game": game, "seats": list(seats), "hands": [n for n, _ in results], **result.as_dict()}
 
 
 def match_sheet_current(match: Match) -> dict[str, Any]:

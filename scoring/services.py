@@ -21,7 +21,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
-from scoring import permissions, signals, store
+from scoring import foldcache, permissions, signals, store
 from scoring.events import Event, HandStarted, MoveRecorded, MoveUndone, RulingRecorded
 from scoring.handlog import (
     Entry,
@@ -46,10 +46,11 @@ from scoring.records import (
     parse_hand_body,
     record_position,
 )
-from scoring.rules import ImpossibleMove, MalformedMove, RulesError, get_game
+from scoring.rules import HandResult, ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.core import Verdict
 from scoring.rules.moves import move_from_dict, move_to_dict
-from scoring.selectors import hand_entries, hand_setup, match_results, match_sheet
+from scoring.selectors import hand_entries, hand_setup, hand_view_at, match_results, match_sheet
+from scoring.selectors import sheet_of as _sheet
 from tournaments.models import Club, Membership, Player
 
 User = AbstractBaseUser | AnonymousUser
@@ -87,12 +88,14 @@ def match_create(
     title: str = "",
     published: bool = False,
     scorers: Sequence[Any] = (),
+    guests: bool = False,
     actor: User | None = None,
 ) -> Match:
     """Create a match and start its first hand. Options are validated against the game's ruleset.
 
     ``scorers`` are the users assigned to record at the table (each a scorer or director of the club);
-    a scorer who creates a match is assigned to it.
+    a scorer who creates a match is assigned to it. Players of other clubs may sit only as ``guests``
+    (a tournament's tables seat its registered guests).
     """
     rules = get_game(game)
     if options is not None and not isinstance(options, Mapping):
@@ -100,6 +103,38 @@ def match_create(
     values = rules.ruleset.validate(options)
     chosen = {k: v for k, v in values.items() if options and k in options}
     rules.initial_state(values, seats=len(seats), dealer=dealer)  # checks seat count and dealer
+    with transaction.atomic():
+        match = _match_rows(
+            club=club,
+            game=game,
+            options=chosen,
+            seats=seats,
+            direction=direction,
+            title=title,
+            published=published,
+            scorers=scorers,
+            guests=guests,
+            actor=actor,
+        )
+        hand_start(match=match, dealer=dealer, actor=actor)
+        match_project(match)
+    return match
+
+
+def _match_rows(
+    *,
+    club: Club,
+    game: str,
+    options: dict[str, Any],
+    seats: Sequence[str | Player],
+    direction: str,
+    title: str,
+    published: bool,
+    scorers: Sequence[Any],
+    guests: bool,
+    actor: User | None,
+) -> Match:
+    """The match, its seats and its scorers (no hand yet)."""
     if direction not in Match.Direction.values:
         raise MalformedMove(
             "match.direction", f"direction must be one of {Match.Direction.values}", field="direction"
@@ -108,29 +143,28 @@ def match_create(
     _check_scorers(club, assigned)
     if permissions.club_role(actor, club) == Membership.Role.SCORER:
         assigned.append(actor)
-    with transaction.atomic():
-        match = Match.objects.create(
-            club=club,
-            game=game,
-            options=chosen,
-            direction=direction,
-            title=title,
-            published=published,
-            created_by=user_or_none(actor),
-        )
-        for i, seat in enumerate(seats):
-            if isinstance(seat, Player):
-                if seat.club_id != club.pk:
-                    raise ImpossibleMove("match.player", f"{seat} is not a member of {club}", field="seats")
-                MatchSeat.objects.create(match=match, seat=i, name=seat.name, player=seat)
-            else:
-                if not isinstance(seat, str) or not seat.strip():
-                    raise MalformedMove("match.seats", "each seat needs a name", field="seats")
-                MatchSeat.objects.create(match=match, seat=i, name=seat.strip())
-        if assigned:
-            match.scorers.add(*assigned)
-        hand_start(match=match, dealer=dealer, actor=actor)
-        match_project(match)
+    match = Match.objects.create(
+        club=club,
+        game=game,
+        options=options,
+        direction=direction,
+        title=title,
+        published=published,
+        created_by=user_or_none(actor),
+    )
+    rows = []
+    for i, seat in enumerate(seats):
+        if isinstance(seat, Player):
+            if seat.club_id != club.pk and not guests:
+                raise ImpossibleMove("match.player", f"{seat} is not a member of {club}", field="seats")
+            rows.append(MatchSeat(match=match, seat=i, name=seat.name, player=seat))
+        else:
+            if not isinstance(seat, str) or not seat.strip():
+                raise MalformedMove("match.seats", "each seat needs a name", field="seats")
+            rows.append(MatchSeat(match=match, seat=i, name=seat.strip()))
+    MatchSeat.objects.bulk_create(rows)
+    if assigned:
+        match.scorers.add(*assigned)
     return match
 
 
@@ -226,19 +260,24 @@ def move_record(
     wanted = move_to_dict(parsed)
     with transaction.atomic():
         hand = _lock(hand)
-        done = _retried(hand, idempotency_key, lambda e: isinstance(e, MoveRecorded) and e.move == wanted)
+        done = _retried(
+            hand,
+            idempotency_key,
+            expected_version,
+            lambda e: isinstance(e, MoveRecorded) and e.move == wanted,
+        )
         if done is not None:
             event = done.event
             assert isinstance(event, MoveRecorded)
             verdicts = tuple(Verdict(**v) for v in event.verdicts)
             return MoveOutcome(hand, done.version, verdicts, replayed=True)
-        events = _events_at(hand, expected_version)
-        view = fold(hand_setup(hand, events), hand_entries(hand, events))
+        _check_version(hand, expected_version)
+        # The hand as folded at its version (kept from the last write, or caught up): no fold from zero.
+        view = hand_view_at(hand)
         new, verdicts = extend(view, MoveEntry(expected_version + 1, parsed, actor_name(actor)))
         event = MoveRecorded(move=wanted, verdicts=tuple(v.as_dict() for v in verdicts))
-        appended = _append(hand, event, expected_version, idempotency_key, actor)
-        hand = _project(hand, new, appended)
-    return MoveOutcome(hand, appended.to_version, verdicts, replayed=False, view=new)
+        hand = _write(hand, event, new, expected_version, idempotency_key, actor)
+    return MoveOutcome(hand, hand.version, verdicts, replayed=False, view=new)
 
 
 def move_undo(
@@ -257,7 +296,7 @@ def move_undo(
         raise MalformedMove("undo.malformed", "reason must be a string", field="reason")
     with transaction.atomic():
         hand = _lock(hand)
-        if _retried(hand, idempotency_key, lambda e: isinstance(e, MoveUndone)) is not None:
+        if _retried(hand, idempotency_key, expected_version, lambda e: isinstance(e, MoveUndone)) is not None:
             return hand
         events = _events_at(hand, expected_version)
         setup, entries = hand_setup(hand, events), hand_entries(hand, events)
@@ -278,14 +317,8 @@ def move_undo(
         )
         undo = UndoEntry(expected_version + 1, last.position, reason, actor_name(actor))
         new = fold(setup, [*entries, undo])
-        appended = _append(
-            hand,
-            MoveUndone(of_version=last.position, reason=reason),
-            expected_version,
-            idempotency_key,
-            actor,
-        )
-        return _project(hand, new, appended)
+        undone = MoveUndone(of_version=last.position, reason=reason)
+        return _write(hand, undone, new, expected_version, idempotency_key, actor)
 
 
 # ---- rulings ----------------------------------------------------------------------------------------
@@ -383,60 +416,64 @@ def ruling_record(
     with transaction.atomic():
         hand = _lock(hand)
         same = RulingRecorded(refs=tuple(refs), rule=rule, reason=reason, rectification=dict(rectification))
-        if _retried(hand, idempotency_key, lambda e: e == same) is not None:
+        if _retried(hand, idempotency_key, expected_version, lambda e: e == same) is not None:
             return hand
         events = _events_at(hand, expected_version)
         _, after = _ruling_views(hand, events, refs, rule, reason, rectification, actor)
-        appended = _append(hand, same, expected_version, idempotency_key, actor)
-        return _project(hand, after, appended)
+        return _write(hand, same, after, expected_version, idempotency_key, actor)
 
 
 # ---- shared steps -----------------------------------------------------------------------------------
 def _lock(hand: Hand) -> Hand:
     """The hand's row, locked until the transaction ends: writes to one hand queue up (PostgreSQL; on
-    SQLite every write transaction already holds the database's write lock)."""
-    return Hand.objects.select_for_update().select_related("match").get(pk=hand.pk)
+    SQLite every write transaction already holds the database's write lock). Found by its match and
+    number, so that a caller may pass a hand it has not read (Hand.DoesNotExist if there is none)."""
+    return (
+        Hand.objects.select_for_update()
+        .select_related("match")
+        .get(match_id=hand.match_id, number=hand.number)
+    )
 
 
-def _events_at(hand: Hand, expected_version: int) -> list[store.RecordedEvent]:
-    """The hand's events, refused with a conflict unless the stream is at ``expected_version``."""
+def _check_version(hand: Hand, expected_version: Any) -> None:
+    """Refuse a malformed version, and a stale one with a conflict naming the hand's version."""
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise MalformedMove(
             "version.malformed", "expected_version must be a whole number", field="expected_version"
         )
-    events = store.read_stream(hand.stream_id)
-    actual = events[-1].version if events else 0
-    if actual != expected_version:
-        raise store.ConcurrencyConflict(hand.stream_id, expected_version, actual)
-    return events
+    if hand.version != expected_version:
+        raise store.ConcurrencyConflict(hand.stream_id, expected_version, hand.version)
 
 
-def _retried(hand: Hand, key: str | None, same: Any) -> store.RecordedEvent | None:
-    """The event an earlier write with this key appended, if there was one and it was the same write."""
-    if not key:
+def _events_at(hand: Hand, expected_version: int) -> list[store.RecordedEvent]:
+    """The hand's events, refused with a conflict unless the stream is at ``expected_version``."""
+    _check_version(hand, expected_version)
+    return store.read_stream(hand.stream_id)
+
+
+def _retried(hand: Hand, key: str | None, expected_version: Any, same: Any) -> store.RecordedEvent | None:
+    """For a write whose hand has moved on since the version it expected: the event an earlier write with
+    the same key appended, if it was this same write (a retry). A key used for another write is refused.
+
+    When the hand is still at the expected version the key cannot have been used for this write (it
+    would have moved the hand on); the append itself refuses a key used before (see :func:`_write`).
+    """
+    if not key or hand.version == expected_version:
         return None
     done = store.result_for_key(hand.stream_id, key)
     if done is None:
         return None
-    event = next(e for e in store.read_stream(hand.stream_id) if e.version == done.from_version)
+    event = store.read_stream_after(hand.stream_id, done.from_version - 1)[0]
     if not same(event.event):
-        raise ImpossibleMove(
-            "idempotency.reused",
-            "this idempotency key was already used for another change to this hand",
-            field="idempotency_key",
-        )
+        raise _key_reused()
     return event
 
 
-def _append(
-    hand: Hand, event: Event, expected_version: int, key: str | None, actor: User | None
-) -> store.AppendResult:
-    return store.append(
-        hand.stream_id,
-        [event],
-        expected_version=expected_version,
-        idempotency_key=key or None,
-        actor=actor_name(actor),
+def _key_reused() -> ImpossibleMove:
+    return ImpossibleMove(
+        "idempotency.reused",
+        "this idempotency key was already used for another change to this hand",
+        field="idempotency_key",
     )
 
 
@@ -445,25 +482,46 @@ def _refuse_if_later_hand(hand: Hand, code: str, message: str) -> None:
         raise ImpossibleMove(code, message, field="type")
 
 
-def _project(hand: Hand, view: HandView, appended: store.AppendResult) -> Hand:
-    """Bring the hand's read model up to date with its fold, inside the append's transaction.
+def _write(
+    hand: Hand, event: Event, view: HandView, expected_version: int, key: str | None, actor: User | None
+) -> Hand:
+    """Append the event and bring the read models up to date with the hand's new fold, in one transaction.
 
-    The match sheet only counts finished hands, so it is computed again only when this hand was or now is
-    finished: recording the moves of a hand in play costs one fold of that hand, not of the match.
+    Everything that takes time is done first: the hand's row and, when a finished hand is concerned, the
+    match sheet (from the hands' stored results: the same cost at the last hand as at the first). The
+    append comes last, so the store's global ordering lock is held for the insert, two row updates and
+    the commit only. Once committed, the fold is kept for the next move (:mod:`scoring.foldcache`).
     """
     was_over = hand.status == Hand.Status.OVER
-    hand.version = appended.to_version
-    hand.position = appended.positions[-1]
-    hand.updated_at = appended.recorded_at
     hand.status = Hand.Status.OVER if view.over else Hand.Status.IN_PLAY
     hand.flagged = view.flagged
     hand.result = view.result.as_dict() if view.result else None
     hand.ruled_against = ruled_against(view)
+    match = hand.match
+    sheet = (
+        match_sheet(match, replace_hand=(hand.number, view))
+        if was_over or view.over or not match.sheet
+        else None
+    )
+    appended = store.append(
+        hand.stream_id,
+        [event],
+        expected_version=expected_version,
+        idempotency_key=key or None,
+        actor=actor_name(actor),
+    )
+    if appended.from_version != expected_version + 1:
+        raise _key_reused()  # the store answered with the earlier append that used this key
+    hand.version = appended.to_version
+    hand.position = appended.positions[-1]
+    hand.updated_at = appended.recorded_at
     hand.save(
         update_fields=["version", "position", "status", "flagged", "result", "ruled_against", "updated_at"]
     )
-    if was_over or view.over or not hand.match.sheet:
-        match_project(hand.match, replace_hand=(hand.number, view))
+    if sheet is not None:
+        _save_sheet(match, sheet)
+    stream_id, version = hand.stream_id, hand.version
+    transaction.on_commit(lambda: foldcache.put(stream_id, version, view))
     return hand
 
 
@@ -474,8 +532,11 @@ def match_project(match: Match, *, replace_hand: tuple[int, HandView] | None = N
     sent after the transaction commits, so that what is built on finished matches (tournament standings,
     ratings) is brought up to date from committed data only.
     """
+    return _save_sheet(match, match_sheet(match, replace_hand=replace_hand))
+
+
+def _save_sheet(match: Match, sheet: dict[str, Any]) -> Match:
     was_finished = match.status == Match.Status.FINISHED
-    sheet = match_sheet(match, replace_hand=replace_hand)
     match.sheet = sheet
     match.status = Match.Status.FINISHED if sheet["finished"] else Match.Status.OPEN
     match.save(update_fields=["sheet", "status"])
@@ -497,43 +558,129 @@ def match_import(
 ) -> Match:
     """Create a match from a hand or match record (``docs/record-format.md``).
 
-    Each hand is checked entry by entry exactly as the service records it live (an impossible move or
-    ruling refuses the whole import, naming the record field) and then appended in one batch.
+    The whole record is checked first, in memory, hand after hand and entry by entry exactly as the
+    service records it live (an impossible move or ruling, a hand started before the last one ended or
+    after the match was over, refuses the whole import, naming the record field). Then the rows are
+    written and, last, every event of every hand in one insert: the store's ordering lock is held for
+    that insert and the commit only, so other tables never wait on a long import.
     """
     try:
         game, options, seats, direction, bodies = _parse_record(record)
     except RulesError as exc:
         raise RecordError.wrap(exc) from exc
+    single = record.get("format") == HAND_FORMAT
+    try:
+        rules = get_game(game)
+        if options is not None and not isinstance(options, Mapping):
+            raise MalformedMove("options.invalid", "options must be an object", field="options")
+        values = rules.ruleset.validate(options)
+        chosen = {k: v for k, v in values.items() if options and k in options}
+        rules.initial_state(values, seats=len(seats), dealer=bodies[0][0])
+    except RulesError as exc:
+        raise RecordError.wrap(exc) from exc
+    hands = _check_hands(rules, values, chosen, seats, bodies, single)
+    finished = [(n, view.result) for n, (_, _, view, _) in enumerate(hands, start=1) if view.result]
+    sheet = _sheet(game, values, seats, finished)
     with transaction.atomic():
         try:
-            match = match_create(
+            match = _match_rows(
                 club=club,
                 game=game,
+                options=chosen,
                 seats=list(seats),
-                dealer=bodies[0][0],
-                options=options,
                 direction=direction,
                 title=title,
                 published=published,
                 scorers=scorers,
+                guests=False,
                 actor=actor,
             )
         except RulesError as exc:
             raise RecordError.wrap(exc) from exc
-        single = record.get("format") == HAND_FORMAT
-        for i, (dealer, entries) in enumerate(bodies):
-            where = "" if single else f"hands[{i}]."
-            try:
-                hand = (
-                    match.hands.get(number=1)
-                    if i == 0
-                    else hand_start(match=match, dealer=dealer, actor=actor)
-                )
-            except RulesError as exc:
-                raise RecordError.wrap(exc, where) from exc
-            _import_hand(hand, entries, actor, where)
-    match.refresh_from_db()
+        rows, streams = [], []
+        for number, (setup, entries, view, verdicts) in enumerate(hands, start=1):
+            row = Hand(
+                match=match,
+                number=number,
+                stream_id=f"match-{match.pk}-hand-{number}",
+                dealer=setup.dealer,
+                status=Hand.Status.OVER if view.over else Hand.Status.IN_PLAY,
+                flagged=view.flagged,
+                result=view.result.as_dict() if view.result else None,
+                ruled_against=ruled_against(view),
+            )
+            rows.append(row)
+            streams.append((row.stream_id, _hand_events(setup, entries, verdicts)))
+        Hand.objects.bulk_create(rows)
+        match.sheet = sheet
+        match.status = Match.Status.FINISHED if sheet["finished"] else Match.Status.OPEN
+        match.save(update_fields=["sheet", "status"])
+        appended = store.append_streams(streams, actor=actor_name(actor))  # the lock is taken here
+        for row, done in zip(rows, appended, strict=True):
+            row.version, row.position, row.updated_at = done.to_version, done.positions[-1], done.recorded_at
+        Hand.objects.bulk_update(rows, ["version", "position", "updated_at"])
+        if sheet["finished"]:
+            match_id = match.pk
+            transaction.on_commit(lambda: signals.match_changed.send(sender=Match, match_id=match_id))
     return match
+
+
+def _check_hands(
+    rules: Any,
+    values: dict[str, Any],
+    chosen: dict[str, Any],
+    seats: Sequence[str],
+    bodies: Sequence[tuple[int, list[Entry]]],
+    single: bool,
+) -> list[tuple[Setup, list[Entry], HandView, dict[int, tuple[Verdict, ...]]]]:
+    """Each hand of a record checked in order as the service would take it live: started only once the
+    one before is over and while the match is not, with the match so far as its context."""
+    out: list[tuple[Setup, list[Entry], HandView, dict[int, tuple[Verdict, ...]]]] = []
+    results: list[HandResult] = []
+    for i, (dealer, entries) in enumerate(bodies):
+        where = "" if single else f"hands[{i}]."
+        try:
+            if out and not out[-1][2].over:
+                raise ImpossibleMove("hand.in_play", f"hand {i} is not finished yet", field="match")
+            if results and rules.match_result(values, len(seats), results).finished:
+                raise ImpossibleMove("match.finished", "the match is over", field="match")
+            context = rules.match_context(values, len(seats), results)
+            rules.initial_state(values, seats=len(seats), dealer=dealer, context=context)
+            setup = Setup(rules.name, dict(chosen), tuple(seats), dealer, context)
+            view, verdicts = check_log(setup, entries, record_position(where))
+        except RulesError as exc:
+            raise RecordError.wrap(exc, where) from exc
+        out.append((setup, list(entries), view, verdicts))
+        if view.result is not None:
+            results.append(view.result)
+    return out
+
+
+def _hand_events(
+    setup: Setup, entries: Sequence[Entry], verdicts: dict[int, tuple[Verdict, ...]]
+) -> list[Event]:
+    """A checked hand's stream: its start, then its entries (record positions become stream versions:
+    the deal, at record position 0, is version 2)."""
+    events: list[Event] = [
+        HandStarted(
+            game=setup.game,
+            options=dict(setup.options),
+            seats=tuple(setup.seats),
+            dealer=setup.dealer,
+            context=dict(setup.context),
+        )
+    ]
+    version_of = {e.position: 2 + k for k, e in enumerate(entries)}
+    for e in entries:
+        if isinstance(e, MoveEntry):
+            found = verdicts[e.position]
+            events.append(MoveRecorded(move=move_to_dict(e.move), verdicts=tuple(v.as_dict() for v in found)))
+        elif isinstance(e, RulingEntry):
+            refs = tuple(version_of[r] for r in e.refs)
+            events.append(
+                RulingRecorded(refs=refs, rule=e.rule, reason=e.reason, rectification=dict(e.rectification))
+            )
+    return events
 
 
 def _parse_record(
@@ -555,30 +702,3 @@ def _parse_record(
             raise RecordError("record.malformed", "a hand is an object", field=f"hands[{i}]")
         bodies.append(parse_hand_body(body, f"hands[{i}]."))
     return game, options, seats, direction, bodies
-
-
-def _import_hand(hand: Hand, entries: Sequence[Entry], actor: User | None, where: str) -> None:
-    events = store.read_stream(hand.stream_id)
-    setup: Setup = hand_setup(hand, events)
-    try:
-        view, verdicts = check_log(setup, entries, record_position(where))
-    except RulesError as exc:
-        raise RecordError.wrap(exc) from exc
-    if not entries:
-        return
-    # Record positions (deal 0, moves[i] at i + 1) become stream versions after the HandStarted event.
-    version_of = {e.position: hand.version + 1 + k for k, e in enumerate(entries)}
-    new: list[Event] = []
-    for e in entries:
-        if isinstance(e, MoveEntry):
-            found = verdicts[e.position]
-            new.append(MoveRecorded(move=move_to_dict(e.move), verdicts=tuple(v.as_dict() for v in found)))
-        elif isinstance(e, RulingEntry):
-            refs = tuple(version_of[r] for r in e.refs)
-            new.append(
-                RulingRecorded(refs=refs, rule=e.rule, reason=e.reason, rectification=dict(e.rectification))
-            )
-    with transaction.atomic():
-        hand = _lock(hand)
-        appended = store.append(hand.stream_id, new, expected_version=hand.version, actor=actor_name(actor))
-        _project(hand, view, appended)

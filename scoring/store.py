@@ -1,24 +1,33 @@
 """The event store: append to a stream and read it back, nothing else.
 
-Ordering guarantee. Every append runs in one transaction. On PostgreSQL it first takes a transaction-level
-advisory lock (one constant key for all streams), so appends commit one after the other, in the order of
-their global positions: a reader polling "position > last seen" can never see position N+1 while N is
-still to commit, and so never skips an event that commits late. Rolled-back appends leave holes in the
-positions, which readers simply step over. On SQLite the same holds because every transaction begins
-with BEGIN IMMEDIATE (see settings), which takes the database's single write lock.
+Ordering guarantee. A reader polling "position > last seen" must never skip an event that commits late.
+Positions come from a sequence, handed out at insert, not at commit; so on PostgreSQL an append's INSERT
+first takes a transaction-level advisory lock (one constant key for all streams), held to the commit:
+appends commit in the order of their positions. Everything a write does before (the rule
+engine's fold, its checks, the read models it computes) happens before the lock; only the insert and the
+commit are serialised. Rolled-back appends leave holes in the positions, which readers step over. On
+SQLite every transaction begins with BEGIN IMMEDIATE (see settings), which takes the database's one
+write lock. ``docs/event-store.md`` says more.
+
+An append is one INSERT that writes all its events or none: it inserts only while the stream is at the
+expected version and the idempotency key is unused (checked in the same statement, under the lock), so
+a conflict leaves nothing to undo and needs no savepoint; the unique constraints on (stream, version)
+and (stream, key) stay as the last line of defence.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from scoring.events import Event, decode, from_stored, to_payload
+from scoring.events import Event, decode, to_payload
 from scoring.models import StoredEvent
 
 # pg_advisory_xact_lock key serialising appends: any constant will do, as long as nothing else uses it.
@@ -75,30 +84,145 @@ def append(
         raise ValueError("nothing to append")
     if idempotency_key == "":
         raise ValueError("an idempotency key cannot be empty")
-    with transaction.atomic():
-        _lock_appends()
+    now = timezone.now()
+    with transaction.atomic(savepoint=False):
+        inserted = _insert(stream_id, events, expected_version, idempotency_key, actor or "", now)
+        if inserted:
+            return AppendResult(
+                stream_id=stream_id,
+                from_version=expected_version + 1,
+                to_version=expected_version + len(events),
+                positions=tuple(inserted),
+                recorded_at=now,
+            )
         if idempotency_key is not None and (done := _result_for_key(stream_id, idempotency_key)):
             return done
-        actual = stream_version(stream_id)
-        if actual != expected_version:
-            raise ConcurrencyConflict(stream_id, expected_version, actual)
-        rows = _rows(stream_id, events, expected_version, idempotency_key, actor or "")
-        try:
-            with transaction.atomic():
-                StoredEvent.objects.bulk_create(rows)
-        except IntegrityError:
-            # Unreachable while appends are serialised, kept as the last line of defence: the unique
-            # constraints, not the lock, are what make a concurrent writer fail instead of overwriting.
-            if idempotency_key is not None and (done := _result_for_key(stream_id, idempotency_key)):
-                return done
-            raise ConcurrencyConflict(stream_id, expected_version, stream_version(stream_id)) from None
-    return AppendResult(
-        stream_id=stream_id,
-        from_version=expected_version + 1,
-        to_version=expected_version + len(rows),
-        positions=tuple(row.position for row in rows),
-        recorded_at=rows[-1].recorded_at,
+    raise ConcurrencyConflict(stream_id, expected_version, stream_version(stream_id))
+
+
+# The columns an append writes, in order, with their PostgreSQL types (VALUES rows need explicit casts).
+_COLUMNS = (
+    ("stream_id", "varchar"),
+    ("version", "integer"),
+    ("event_type", "varchar"),
+    ("schema_version", "smallint"),
+    ("payload", "jsonb"),
+    ("recorded_at", "timestamptz"),
+    ("recorded_by", "varchar"),
+    ("idempotency_key", "varchar"),
+    ("batch_size", "smallint"),
+)
+
+
+def _insert(
+    stream_id: str, events: Sequence[Event], expected: int, key: str | None, actor: str, now: datetime
+) -> list[int]:
+    """Insert the events if the stream is at ``expected`` and ``key`` is unused; their positions, or []."""
+    table = StoredEvent._meta.db_table
+    rows = _rows(stream_id, events, expected, key, actor, now)
+    guard = f"NOT EXISTS (SELECT 1 FROM {table} WHERE stream_id = %s AND version > %s)"
+    params: list[Any] = [stream_id, expected]
+    if expected:  # and not behind it either: the event at the expected version is there
+        guard += f" AND EXISTS (SELECT 1 FROM {table} WHERE stream_id = %s AND version = %s)"
+        params += [stream_id, expected]
+    if key is not None:
+        guard += f" AND NOT EXISTS (SELECT 1 FROM {table} WHERE stream_id = %s AND idempotency_key = %s)"
+        params += [stream_id, key]
+    inserted = _insert_rows(rows, guard, params)
+    if inserted and len(inserted) != len(rows):
+        # Only a race the lock would have prevented gets here (the unique constraint skipped some rows):
+        # raising rolls the rest back with the transaction.
+        raise ConcurrencyConflict(stream_id, expected, stream_version(stream_id))
+    return [position for position, _, _ in inserted]
+
+
+def append_streams(streams: Sequence[tuple[str, Sequence[Event]]], *, actor: str = "") -> list[AppendResult]:
+    """Start several new streams at once (a match record's hands), all or nothing: one insert under the
+    ordering lock. Raises ConcurrencyConflict if any of them has an event already."""
+    if not streams or any(not events for _, events in streams):
+        raise ValueError("nothing to append")
+    now = timezone.now()
+    table = StoredEvent._meta.db_table
+    ids = [stream_id for stream_id, _ in streams]
+    rows = [row for stream_id, events in streams for row in _rows(stream_id, events, 0, None, actor, now)]
+    marks = ", ".join(["%s"] * len(ids))
+    with transaction.atomic(savepoint=False):
+        inserted: list[tuple[int, str, int]] = []
+        for start in range(0, len(rows), _ROWS_PER_INSERT):
+            # The guard holds for the first chunk; the later ones go in under the same lock and transaction.
+            guard, params = (f"NOT EXISTS (SELECT 1 FROM {table} WHERE stream_id IN ({marks}))", list(ids))
+            chunk = rows[start : start + _ROWS_PER_INSERT]
+            got = _insert_rows(chunk, guard if start == 0 else "1 = 1", params if start == 0 else [])
+            if len(got) != len(chunk):
+                if start == 0 and not got:
+                    taken = next(i for i in ids if stream_version(i))
+                    raise ConcurrencyConflict(taken, 0, stream_version(taken))
+                raise AssertionError("a multi-stream append was half written")
+            inserted += got
+    out = []
+    for stream_id, events in streams:
+        positions = tuple(p for p, s, _ in inserted if s == stream_id)
+        out.append(AppendResult(stream_id, 1, len(events), positions, now))
+    return out
+
+
+# Rows per INSERT statement: nine parameters a row stays well under SQLite's and PostgreSQL's limits.
+_ROWS_PER_INSERT = 2000
+
+
+def _rows(
+    stream_id: str, events: Sequence[Event], expected: int, key: str | None, actor: str, now: datetime
+) -> list[list[Any]]:
+    at = connection.ops.adapt_datetimefield_value(now)
+    return [
+        [
+            stream_id,
+            expected + i,
+            event.type,
+            event.version,
+            json.dumps(to_payload(event)),
+            at,
+            actor,
+            key if i == 1 else None,
+            len(events),
+        ]
+        for i, event in enumerate(events, start=1)
+    ]
+
+
+def _insert_rows(
+    rows: Sequence[Sequence[Any]], guard: str, guard_params: Sequence[Any]
+) -> list[tuple[int, str, int]]:
+    """INSERT the rows if ``guard`` holds, skipping none on conflict: (position, stream, version) of each
+    row written, in stream and version order."""
+    table = StoredEvent._meta.db_table
+    names = ", ".join(c for c, _ in _COLUMNS)
+    if connection.vendor == "postgresql":
+        row = "(" + ", ".join(f"%s::{t}" for _, t in _COLUMNS) + ")"
+        source = f"(VALUES {', '.join([row] * len(rows))}) AS v({names})"
+        picked = names
+    else:
+        row = "(" + ", ".join(["%s"] * len(_COLUMNS)) + ")"
+        source = f"(VALUES {', '.join([row] * len(rows))})"
+        picked = ", ".join(f"column{i}" for i in range(1, len(_COLUMNS) + 1))
+    lock = _lock_appends()
+    params: list[Any] = []
+    if lock is not None:
+        # Taken by the INSERT itself (one statement, not two): the rows' positions are drawn from the
+        # sequence only once the lock is held, and it is held until the commit.
+        prefix, source = f"WITH {lock} ", f"{source}, ordering_lock"
+        params.append(APPEND_LOCK_KEY)
+    else:
+        prefix = ""
+    sql = (
+        f"{prefix}INSERT INTO {table} ({names}) SELECT {picked} FROM {source} WHERE {guard} "
+        f"ON CONFLICT DO NOTHING RETURNING position, stream_id, version"
     )
+    params += [value for r in rows for value in r] + list(guard_params)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+    return sorted(((int(p), str(s), int(v)) for p, s, v in found), key=lambda r: (r[1], r[2]))
 
 
 def stream_version(stream_id: str) -> int:
@@ -109,7 +233,17 @@ def stream_version(stream_id: str) -> int:
 
 def read_stream(stream_id: str) -> list[RecordedEvent]:
     """The stream's events in version order, upcast to their current classes."""
-    return [_recorded(row) for row in StoredEvent.objects.filter(stream_id=stream_id).order_by("version")]
+    return read_stream_after(stream_id, 0)
+
+
+def read_stream_after(stream_id: str, version: int) -> list[RecordedEvent]:
+    """The stream's events after `version`, in version order (what a cached fold needs to catch up)."""
+    rows = (
+        StoredEvent.objects.filter(stream_id=stream_id, version__gt=version)
+        .order_by("version")
+        .values_list(*READ_FIELDS)
+    )
+    return [_from_row(row) for row in rows]
 
 
 READ_FIELDS = (
@@ -135,24 +269,15 @@ def read_streams(stream_ids: Sequence[str]) -> dict[str, list[RecordedEvent]]:
         .order_by("stream_id", "version")
         .values_list(*READ_FIELDS)
     )
-    for position, stream_id, version, event_type, schema_version, payload, recorded_at, recorded_by in rows:
-        out[stream_id].append(
-            RecordedEvent(
-                position=position,
-                stream_id=stream_id,
-                version=version,
-                event=decode(event_type, schema_version, payload),
-                recorded_at=recorded_at,
-                recorded_by=recorded_by,
-            )
-        )
+    for row in rows:
+        out[row[1]].append(_from_row(row))
     return out
 
 
 def read_all_after(position: int, limit: int = 1000) -> list[RecordedEvent]:
     """Up to `limit` events of every stream with a global position above `position`, in position order."""
-    rows = StoredEvent.objects.filter(position__gt=position).order_by("position")[:limit]
-    return [_recorded(row) for row in rows]
+    rows = StoredEvent.objects.filter(position__gt=position).order_by("position").values_list(*READ_FIELDS)
+    return [_from_row(row) for row in rows[:limit]]
 
 
 def result_for_key(stream_id: str, idempotency_key: str) -> AppendResult | None:
@@ -160,30 +285,12 @@ def result_for_key(stream_id: str, idempotency_key: str) -> AppendResult | None:
     return _result_for_key(stream_id, idempotency_key)
 
 
-def _lock_appends() -> None:
+def _lock_appends() -> str | None:
+    """The ordering lock as a CTE for the insert (PostgreSQL), or None where there is none to take
+    (SQLite: BEGIN IMMEDIATE already holds the database's one write lock)."""
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [APPEND_LOCK_KEY])
-
-
-def _rows(
-    stream_id: str, events: Sequence[Event], expected_version: int, key: str | None, actor: str
-) -> list[StoredEvent]:
-    now = timezone.now()
-    return [
-        StoredEvent(
-            stream_id=stream_id,
-            version=expected_version + i,
-            event_type=event.type,
-            schema_version=event.version,
-            payload=to_payload(event),
-            recorded_at=now,
-            recorded_by=actor,
-            idempotency_key=key if i == 1 else None,
-            batch_size=len(events),
-        )
-        for i, event in enumerate(events, start=1)
-    ]
+        return "ordering_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(%s) AS held)"
+    return None
 
 
 def _result_for_key(stream_id: str, key: str) -> AppendResult | None:
@@ -205,12 +312,14 @@ def _result_for_key(stream_id: str, key: str) -> AppendResult | None:
     )
 
 
-def _recorded(row: StoredEvent) -> RecordedEvent:
+def _from_row(row: Sequence[object]) -> RecordedEvent:
+    position, stream_id, version, event_type, schema_version, payload, recorded_at, recorded_by = row
+    assert isinstance(event_type, str) and isinstance(schema_version, int)
     return RecordedEvent(
-        position=row.position,
-        stream_id=row.stream_id,
-        version=row.version,
-        event=from_stored(row),
-        recorded_at=row.recorded_at,
-        recorded_by=row.recorded_by,
+        position=int(position),  # type: ignore[call-overload]
+        stream_id=str(stream_id),
+        version=int(version),  # type: ignore[call-overload]
+        event=decode(event_type, schema_version, payload),  # type: ignore[arg-type]
+        recorded_at=recorded_at,  # type: ignore[arg-type]
+        recorded_by=str(recorded_by),
     )

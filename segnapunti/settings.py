@@ -115,7 +115,11 @@ TEMPLATES = [
 def _database(url: str) -> dict[str, object]:
     try:
         db: dict[str, object] = dict(
-            dj_database_url.parse(url, conn_max_age=envint("DATABASE_CONN_MAX_AGE", 0))
+            # Connections are kept between requests (a new one per request cost more than the query it
+            # served) and checked before reuse, so a connection the server dropped is replaced, not used.
+            dj_database_url.parse(
+                url, conn_max_age=envint("DATABASE_CONN_MAX_AGE", 60), conn_health_checks=True
+            )
         )
     except ValueError as e:
         raise ImproperlyConfigured(f"DATABASE_URL={url!r} is not usable: {e}") from None

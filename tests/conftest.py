@@ -12,6 +12,7 @@ import pytest
 from django.conf import settings
 from django.db import connection, connections
 
+from scoring import foldcache
 from segnapunti.celery import app as celery_app
 
 
@@ -58,3 +59,11 @@ def spawn() -> Iterator[Callable[..., Future[Any]]]:
 
     yield submit
     pool.shutdown(wait=True)
+
+
+@pytest.fixture(autouse=True)
+def no_kept_folds() -> Iterator[None]:
+    """Each test starts with no fold kept from another: test databases reuse ids after a rollback."""
+    foldcache.clear()
+    yield
+    foldcache.clear()

@@ -464,6 +464,7 @@ def round_open(
                 title=f"{t.name} · round {number} · table {i}",
                 published=t.published,
                 scorers=scorers,
+                guests=True,  # registered guests of other clubs sit at the tables too
                 actor=actor,
             )
             pairs = [list(p) for p in table.pairs] if table.pairs else None

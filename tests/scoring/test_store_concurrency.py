@@ -1,11 +1,13 @@
 """Real concurrent writers on PostgreSQL: threads, each on a connection of its own."""
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
 import pytest
+from django.db import transaction
 
 from scoring import store
 from scoring.events import HandStarted, MoveRecorded
@@ -17,7 +19,6 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 Spawn = Callable[..., Future[Any]]
 START = HandStarted(game="tressette", options={}, seats=("a", "b", "c", "d"), dealer=0)
 ROUNDS = 50
-UNPATCHED_STREAM_VERSION = store.stream_version
 
 
 def race(spawn: Spawn, stream: str, key: str | None = None) -> list[AppendResult | ConcurrencyConflict]:
@@ -56,39 +57,51 @@ def test_two_writers_at_the_same_version_one_wins_the_other_conflicts(spawn: Spa
     assert StoredEvent.objects.count() == 2 * ROUNDS
 
 
-def without_the_lock_both_pass_the_version_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Take the lock away and hold each writer after its first version read until the other has read
-    too: both then insert, and only the unique constraints are left to stop the second one."""
-    both_read = threading.Barrier(2)
-    read_once = threading.local()
-
-    def version_then_wait(stream_id: str) -> int:
-        version = UNPATCHED_STREAM_VERSION(stream_id)
-        if not getattr(read_once, "done", False):
-            read_once.done = True
-            both_read.wait(timeout=10)
-        return version
-
+def held_then_raced(
+    spawn: Spawn, monkeypatch: pytest.MonkeyPatch, stream: str, key: str | None
+) -> tuple[AppendResult, AppendResult | ConcurrencyConflict]:
+    """Take the lock away; the first writer inserts and holds its transaction open while the second
+    appends the same version: the second's version check cannot see the first's insert yet, so only the
+    unique constraints (which make it wait for the first to commit) are left to stop it."""
     monkeypatch.setattr(store, "_lock_appends", lambda: None)
-    monkeypatch.setattr(store, "stream_version", version_then_wait)
+    inserted, commit = threading.Event(), threading.Event()
 
+    def first() -> AppendResult:
+        with transaction.atomic():
+            move = MoveRecorded(move={"kind": "PlayCard", "seat": 0, "card": "AC"})
+            done = store.append(stream, [move], expected_version=1, idempotency_key=key)
+            inserted.set()
+            assert commit.wait(timeout=10)
+        return done
 
-def start_without_the_store(stream: str) -> None:
-    # Version 1 goes straight into the table: store.append would stop at the patched version check.
-    StoredEvent.objects.create(
-        stream_id=stream, version=1, event_type="HandClosed", schema_version=1, payload={}
-    )
+    def second() -> AppendResult | ConcurrencyConflict:
+        move = MoveRecorded(move={"kind": "PlayCard", "seat": 0 if key else 1, "card": "AC"})
+        try:
+            return store.append(stream, [move], expected_version=1, idempotency_key=key)
+        except ConcurrencyConflict as conflict:
+            return conflict
+
+    held = spawn(first)
+    assert inserted.wait(timeout=10)
+    racing = spawn(second)
+    time.sleep(0.3)
+    assert not racing.done(), "the second insert should wait on the first one's uncommitted row"
+    commit.set()
+    return held.result(timeout=10), racing.result(timeout=10)
 
 
 def test_without_the_lock_the_unique_constraint_still_turns_a_race_into_a_conflict(
     spawn: Spawn, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for n in range(10):
-        without_the_lock_both_pass_the_version_check(monkeypatch)
         stream = f"race-{n}"
-        start_without_the_store(stream)
+        store.append(stream, [START], expected_version=0)
 
-        assert_one_won_one_conflicted(stream, race(spawn, stream))
+        won, lost = held_then_raced(spawn, monkeypatch, stream, key=None)
+
+        assert isinstance(lost, ConcurrencyConflict) and (lost.expected, lost.actual) == (1, 2)
+        assert [e.version for e in store.read_stream(stream)] == [1, 2]
+        assert store.read_stream(stream)[1].position == won.positions[0]
 
 
 def test_concurrent_retries_with_one_idempotency_key_append_once(spawn: Spawn) -> None:
@@ -106,11 +119,10 @@ def test_concurrent_retries_are_recognised_by_the_constraint_without_the_lock(
     spawn: Spawn, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for n in range(10):
-        without_the_lock_both_pass_the_version_check(monkeypatch)
         stream = f"retry-{n}"
-        start_without_the_store(stream)
+        store.append(stream, [START], expected_version=0)
 
-        first, second = race(spawn, stream, key=f"req-{n}")
+        first, second = held_then_raced(spawn, monkeypatch, stream, key=f"req-{n}")
 
-        assert isinstance(first, AppendResult) and first == second
-        assert UNPATCHED_STREAM_VERSION(stream) == 2
+        assert isinstance(second, AppendResult) and first == second
+        assert store.stream_version(stream) == 2

@@ -77,6 +77,7 @@ def worker_queue(settings: Any) -> Iterator[Callable[[str], subprocess.Popen[byt
         env = {
             **os.environ,
             "DATABASE_URL": database_url(),
+            "DATABASE_CONN_MAX_AGE": "0",
             "CELERY_VISIBILITY_TIMEOUT": "3",
             "TOURNAMENTS_QUEUE": queue,
         }
