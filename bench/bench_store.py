@@ -1,19 +1,27 @@
-"""Time the event store: appends (one event and batches), reading a stream, tailing every stream.
+"""Time the event store: single appends from 1 and 4 writers (rate and p99 latency), appends in batches of
+50, reading one stream, and catching up with every stream (a tailing reader).
 
 Runs against a throwaway test database created next to the one DATABASE_URL names (SQLite or
 PostgreSQL), so it never touches real data:
 
-    .venv/bin/python bench/bench_store.py [--streams 200] [--moves 40]
+    .venv/bin/python bench/bench_store.py [--appends 2000] [--json]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_store.py
+
+With --json it prints the figures as one JSON object (bench/bench_vs_eventsourcing.py reads it).
 """
 
+from __future__ import annotations
+
 import argparse
+import json
+import multiprocessing
 import os
+import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "segnapunti.settings")
@@ -22,78 +30,138 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.db import connection  # noqa: E402
+from django.db import connection, connections  # noqa: E402
 
 from scoring import store  # noqa: E402
 from scoring.events import HandStarted, MoveRecorded  # noqa: E402
 
 START = HandStarted(game="tressette", options={"target": 31}, seats=("a", "b", "c", "d"), dealer=0)
+BATCH = 50
 
 
 def move(n: int) -> MoveRecorded:
-    return MoveRecorded(move={"kind": "PlayCard", "seat": n % 4, "card": f"{n % 10 + 1}C"})
+    return MoveRecorded(move={"type": "play", "seat": n % 4, "card": f"{n % 7 + 1}C"})
 
 
-def timed(label: str, count: int, unit: str, fn: Callable[[], object]) -> None:
+def p99(latencies: list[float]) -> float:
+    return statistics.quantiles(latencies, n=100)[98] if len(latencies) > 1 else latencies[0]
+
+
+def single_appends(writer: int, appends: int, latencies: list[float]) -> None:
+    """One writer appending one event at a time to streams of 40 moves, as tables record moves."""
+    try:
+        for n in range(appends):
+            stream, version = f"single-{writer}-{n // 40}", n % 40
+            start = time.perf_counter()
+            if version == 0:
+                store.append(stream, [START], expected_version=0, idempotency_key=f"k{n}")
+            else:
+                store.append(stream, [move(n)], expected_version=version, idempotency_key=f"k{n}")
+            latencies.append(time.perf_counter() - start)
+    finally:
+        connections.close_all()
+
+
+def _writer_process(writer: int, appends: int, start_at: Any, out: Any) -> None:
+    connections.close_all()  # the parent's connection is not this process's to use
+    start_at.wait()
+    latencies: list[float] = []
+    single_appends(writer, appends, latencies)
+    out.put(latencies)
+
+
+def writers(count: int, appends: int) -> dict[str, float]:
+    """``count`` writers at once, each a process of its own (as the web server's workers are), with its
+    own connection: ``appends`` single appends in all."""
+    context = multiprocessing.get_context("fork")
+    start_at, out = context.Event(), context.Queue()
+    connections.close_all()
+    procs = [
+        context.Process(target=_writer_process, args=(1000 * count + w, appends // count, start_at, out))
+        for w in range(count)
+    ]
+    for p in procs:
+        p.start()
+    time.sleep(0.5)  # every process connected and waiting
     start = time.perf_counter()
-    fn()
+    start_at.set()
+    every = [x for _ in procs for x in out.get(timeout=600)]
     elapsed = time.perf_counter() - start
-    print(f"{label:<40} {count:>7} {unit:<7} {elapsed:8.3f} s {count / elapsed:>10.0f} {unit}/s")
+    for p in procs:
+        p.join()
+    return {"per_s": len(every) / elapsed, "p99_ms": p99(every) * 1000, "count": len(every)}
 
 
-def single_appends(streams: int, moves: int) -> None:
+def batches(appends: int) -> dict[str, float]:
+    streams = max(1, appends // BATCH)
+    start = time.perf_counter()
     for s in range(streams):
-        store.append(f"single-{s}", [START], expected_version=0)
-        for n in range(moves):
-            store.append(f"single-{s}", [move(n)], expected_version=n + 1, idempotency_key=f"k{n}")
+        store.append(f"batch-{s}", [START, *(move(n) for n in range(BATCH - 1))], expected_version=0)
+    elapsed = time.perf_counter() - start
+    return {"per_s": streams * BATCH / elapsed, "count": streams * BATCH}
 
 
-def batch_appends(streams: int, moves: int) -> None:
-    for s in range(streams):
-        store.append(f"batch-{s}", [START, *(move(n) for n in range(moves))], expected_version=0)
-
-
-def single_appends_retry(moves: int) -> None:
-    for n in range(moves):
-        store.append("single-0", [move(n)], expected_version=n + 1, idempotency_key=f"k{n}")
-
-
-def read_streams(streams: int) -> None:
-    for s in range(streams):
-        store.read_stream(f"single-{s}")
-
-
-def tail_all(page: int) -> None:
-    last = 0
+def catch_up(page: int = 1000) -> dict[str, float]:
+    last, count = 0, 0
+    start = time.perf_counter()
     while batch := store.read_all_after(last, limit=page):
         last = batch[-1].position
+        count += len(batch)
+    elapsed = time.perf_counter() - start
+    return {"per_s": count / elapsed, "count": count}
+
+
+def read_streams(streams: int) -> dict[str, float]:
+    start = time.perf_counter()
+    for s in range(streams):
+        store.read_stream(f"batch-{s}")
+    elapsed = time.perf_counter() - start
+    return {"per_s": streams / elapsed, "count": streams}
+
+
+def run(appends: int) -> dict[str, Any]:
+    figures: dict[str, Any] = {"database": connection.vendor}
+    figures["single_1_writer"] = writers(1, appends // 2)
+    figures["single_4_writers"] = writers(4, appends)
+    figures["batch_50"] = batches(appends * 5)
+    figures["read_stream"] = read_streams(max(1, appends * 5 // BATCH))
+    figures["catch_up"] = catch_up()
+    return figures
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--streams", type=int, default=200, help="streams (hands) to write")
-    parser.add_argument("--moves", type=int, default=40, help="moves per hand")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--appends", type=int, default=2000, help="single appends by the 4 writers")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    streams, moves = args.streams, args.moves
     with tempfile.TemporaryDirectory() as tmp:
         if connection.vendor == "sqlite":
             # Django's test databases are in memory on SQLite; a file is what the service really uses.
             connection.settings_dict["TEST"]["NAME"] = str(Path(tmp) / "bench.sqlite3")
-        run(streams, moves)
-
-
-def run(streams: int, moves: int) -> None:
-    events = streams * (moves + 1)
-    db_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
-    try:
-        print(f"database: {connection.vendor} ({db_name})")
-        timed("append, one event per call", events, "events", lambda: single_appends(streams, moves))
-        timed(f"append, {moves + 1} events per call", events, "events", lambda: batch_appends(streams, moves))
-        timed("read_stream", streams, "streams", lambda: read_streams(streams))
-        timed("read_all_after, pages of 1000", 2 * events, "events", lambda: tail_all(1000))
-        timed("retry with a used idempotency key", moves, "calls", lambda: single_appends_retry(moves))
-    finally:
-        connection.creation.destroy_test_db(db_name, verbosity=0)
+        db_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+        try:
+            figures = run(args.appends)
+        finally:
+            connections.close_all()
+            connection.creation.destroy_test_db(db_name, verbosity=0)
+    if args.json:
+        print(json.dumps(figures))
+        return
+    print(f"database: {figures['database']}")
+    labels = {
+        "single_1_writer": "single appends, 1 writer",
+        "single_4_writers": "single appends, 4 writers",
+        "batch_50": f"appends of {BATCH} events",
+        "read_stream": "read_stream (50 events)",
+        "catch_up": "catch-up, pages of 1000",
+    }
+    for key, label in labels.items():
+        f = figures[key]
+        unit = "streams" if key == "read_stream" else "events"
+        line = f"{label:<30} {f['count']:>8} {unit:<7} {f['per_s']:>10.0f} {unit}/s"
+        if "p99_ms" in f:
+            line += f"   p99 {f['p99_ms']:.2f} ms"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -38,10 +38,21 @@ class Event:
     def __post_init__(self) -> None:
         # JSON has no tuples: lists coming back from a payload become tuples, so that a decoded event
         # equals the one that was written.
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
             if isinstance(value, list):
-                object.__setattr__(self, field.name, tuple(value))
+                object.__setattr__(self, name, tuple(value))
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type[Event]) -> tuple[str, ...]:
+    """An event class's field names, looked up once (every event read or written asks)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 _REGISTRY: dict[str, type[Event]] = {}
@@ -82,8 +93,14 @@ def event_class(event_type: str) -> type[Event]:
 
 def to_payload(event: Event) -> Payload:
     """The event's fields as plain JSON values (tuples become lists); a value JSON cannot hold is an error."""
-    payload: Payload = json.loads(json.dumps(dataclasses.asdict(event)))
+    payload: Payload = json.loads(payload_json(event))
     return payload
+
+
+def payload_json(event: Event) -> str:
+    """The event's fields as JSON text, as the store writes it (an event's fields are JSON values,
+    tuples and dicts of them: no nested dataclass to convert)."""
+    return json.dumps({name: getattr(event, name) for name in _field_names(type(event))})
 
 
 def upcast(event_type: str, schema_version: int, payload: Mapping[str, Any]) -> Payload:
