@@ -112,7 +112,7 @@ class OmbreGame(Game[S]):
         """The game's own refusals of a card the seat may hold, before the revoke check. Default: none."""
 
     @abstractmethod
-    def _call(self, state: S, move: Call) -> S: ...
+    def _call(self, state: S, move: Call) -> tuple[S, list[Verdict]]: ...
 
     @abstractmethod
     def _choose(self, state: S, move: Choose) -> S: ...
@@ -196,7 +196,7 @@ class OmbreGame(Game[S]):
     # ---- apply ----------------------------------------------------------------------------------
     def _apply(self, state: S, move: Move) -> tuple[S, list[Verdict]]:
         if isinstance(move, Call):
-            return self._call(state, move), []
+            return self._call(state, move)
         if isinstance(move, Choose):
             return self._choose(state, move), []
         if isinstance(move, Exchange):

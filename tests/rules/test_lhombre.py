@@ -134,7 +134,16 @@ def test_the_auction_starts_with_the_dealers_right() -> None:
 def test_overcalls_must_be_strict_and_the_first_speaker_has_priority() -> None:
     state = run([DEAL_A, Call(seat=1, call="je_joue")])
     assert [m.call for m in GAME.legal_moves(state)] == ["pass", "sans_prendre", "vole"]  # type: ignore[attr-defined]
-    assert refused(state, Call(seat=2, call="je_joue")) == "lhombre.call_low"
+    # A second "je joue" was said at the table: recorded as the pass it amounts to, with a verdict; a
+    # strict table refuses it.
+    step = GAME.apply(state, Call(seat=2, call="je_joue"))
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in step.verdicts] == [
+        ("lhombre.call_low", 2, 2, None)]
+    assert "does not rank above the je_joue" in step.verdicts[0].message
+    assert step.state.calls[-1] == (2, "pass") and step.state.best == (1, "je_joue")
+    with pytest.raises(IrregularMoveRefused) as strict:
+        GAME.apply(replace(state, options={**state.options, "strict": True}), Call(seat=2, call="je_joue"))
+    assert strict.value.code == "irregular.lhombre.call_low"
     state = run([DEAL_A, Call(seat=1, call="je_joue"), Call(seat=2, call="pass"), Call(seat=0, call="pass")])
     assert (state.hombre, state.contract, state.phase) == (1, "je_joue", "trump")
 
@@ -142,9 +151,41 @@ def test_overcalls_must_be_strict_and_the_first_speaker_has_priority() -> None:
 def test_the_last_strict_overcall_wins() -> None:
     moves = [DEAL_A, Call(seat=1, call="je_joue"), Call(seat=2, call="sans_prendre")]
     state = run(moves)
-    assert refused(state, Call(seat=0, call="sans_prendre")) == "lhombre.call_low"
+    assert [v.rule for v in GAME.apply(state, Call(seat=0, call="sans_prendre")).verdicts] == [
+        "lhombre.call_low"]
     state = run([*moves, Call(seat=0, call="vole")])
     assert (state.hombre, state.contract, state.vole) == (0, "vole", "announced")
+
+
+def test_a_low_call_is_a_pass_in_both_modes_and_the_hand_scores_as_if_he_had_passed() -> None:
+    # Seat 2 says "je joue" after seat 1's (move 2), seat 0 says "je joue" too (move 3): both count as
+    # passes, so seat 1 plays en prenant, takes all nine tricks (the vole by continuation) and the hand is
+    # the one where both had passed, verdicts apart.
+    played = [Choose(seat=1, choice="trump", value="H"), Exchange(seat=1), Exchange(seat=2), Exchange(seat=0),
+              Choose(seat=None, choice="talon", value="hidden"), *plays(TRICKS_A)]
+    said = [DEAL_A, Call(seat=1, call="je_joue"), Call(seat=2, call="je_joue"), Call(seat=0, call="je_joue")]
+    moves = [*said, *played]
+    known = replay(GAME, moves, seats=3, dealer=0, options=NET)
+    blind = replay(GAME, GAME.moves_only(moves), seats=3, dealer=0, options=NET)
+    expected = [("lhombre.call_low", 2, 2, None), ("lhombre.call_low", 0, 3, None)]
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in known.verdicts] == expected
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in blind.verdicts] == expected
+    result = GAME.result(known.final)
+    assert GAME.result(blind.final) == result
+    assert result.outcome == "vole_won"
+    assert result.details["calls"] == [[1, "je_joue"], [2, "pass"], [0, "pass"]]
+    assert result == GAME.result(run([*je_joue_a(), *played], options=NET))
+
+
+def test_with_upgrade_an_answer_other_than_sans_prendre_or_pass_is_a_pass() -> None:
+    opts = {"upgrade": True}
+    moves = [DEAL_A, Call(seat=1, call="je_joue"), Call(seat=2, call="sans_prendre")]
+    step = GAME.apply(run(moves, options=opts), Call(seat=1, call="je_joue"))
+    assert [(v.rule, v.seat) for v in step.verdicts] == [("lhombre.call_low", 1)]
+    assert "asked whether he plays sans prendre" in step.verdicts[0].message
+    # The overcall stands, as after a pass.
+    state = GAME.apply(step.state, Call(seat=0, call="pass")).state
+    assert (state.hombre, state.contract) == (2, "sans_prendre")
 
 
 def test_the_vole_may_be_called_directly() -> None:
