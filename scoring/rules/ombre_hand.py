@@ -246,6 +246,14 @@ class OmbreGame(Game[S]):
                 self.deck.check(card, field="take")
                 if card not in talon:
                     raise ImpossibleMove(f"{p}.not_in_talon", f"{card} is not in the talon", field="take")
+            if self._talon_ordered(state) and set(move.take) != set(talon[:n]):
+                top = " ".join(talon[:n])
+                raise ImpossibleMove(
+                    f"{p}.talon_top",
+                    f"the exchanger takes the top {n} cards of the talon as dealt: {top}, not "
+                    f"{' '.join(move.take)}",
+                    field="take",
+                )
             holdings = holdings.remove(seat, move.discard, field="discard").add(seat, move.take)
             talon = tuple(c for c in talon if c not in move.take)
         else:
@@ -279,6 +287,13 @@ class OmbreGame(Game[S]):
             exchanges=state.exchanges + ((seat, n),),
         )
         return new, n
+
+    @staticmethod
+    def _talon_ordered(state: S) -> bool:
+        """Whether the deal recorded the talon (``Deal.stock``, top first), so that the cards an exchange
+        takes are known: its top ones. The holdings' stock is that talon less the cards taken; without it
+        the talon is the undealt cards in deck order, an order nobody saw, and any of them may be named."""
+        return bool(state.hands.stock)
 
     def _exchange_size(self, state: S, move: Exchange) -> int:
         p = self.prefix

@@ -449,6 +449,39 @@ def test_an_exchange_takes_only_talon_cards_and_as_many_as_discarded() -> None:
     assert not_held.value.code == "card.not_held"
 
 
+def test_with_the_talon_recorded_an_exchange_takes_its_top_cards() -> None:
+    # The talon (deck order here, top first) starts 2S 7S JS AH: three cards exchanged are those three,
+    # in any order; a draw from deeper in the talon is a keying error, refused with the cards expected.
+    state = run(GIOCO)
+    with pytest.raises(ImpossibleMove) as deeper:
+        game.apply(state, Exchange(seat=2, discard=("5S", "2H", "2D"), take=("2S", "7S", "AH")))
+    assert (deeper.value.code, deeper.value.field) == ("hombre.talon_top", "take")
+    assert "2S 7S JS" in deeper.value.message
+    top = Exchange(seat=2, discard=("5S", "2H", "2D"), take=("JS", "2S", "7S"))
+    assert game.apply(state, top).verdicts == ()
+
+
+def test_without_the_talon_recorded_any_talon_cards_may_be_named_in_both_modes() -> None:
+    # The same deal entered without its talon: the order was never seen, so the cards named stand, and the
+    # record is the same hand without the deal.
+    moves = [
+        Deal(hands=SPLIT_DEAL.hands),
+        *GIOCO[1:],
+        Exchange(seat=2, discard=("5S", "2H", "2D"), take=("2S", "7S", "AH")),
+        Exchange(seat=0, discard=(), take=()),
+        Exchange(seat=1, discard=("3S",), take=("7D",)),
+    ]
+    state = run(moves)
+    assert {"2S", "7S", "AH"} <= state.hands.hand(2) and "7D" in state.hands.hand(1)
+    while not state.over:
+        moves.append(game.legal_moves(state)[0])
+        state = at(state, moves[-1])
+    known = replay(game, moves, seats=3, dealer=0)
+    blind = replay(game, game.moves_only(moves), seats=3, dealer=0)
+    assert known.verdicts == blind.verdicts == ()
+    assert game.result(blind.final) == game.result(known.final)
+
+
 def test_a_later_player_cannot_take_more_than_is_left() -> None:
     state = run(GIOCO)
     eight = tuple(SPLIT_DEAL.hands[2][:8])  # type: ignore[index]

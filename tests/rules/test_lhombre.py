@@ -352,6 +352,42 @@ def test_an_exchange_must_take_from_the_talon() -> None:
     assert refused(state, Exchange(seat=1, discard=("KS",), take=("6H",))) == "card.not_held"
 
 
+def test_with_the_talon_recorded_an_exchange_takes_its_top_cards() -> None:
+    # DEAL_A's talon, top first: 6H 2S 2C KD ... The hombre discarding two takes 6H and 2S, in any order;
+    # the 2C (third from the top) is a keying error, refused with the cards expected.
+    trumped = [*je_joue_a(), Choose(seat=1, choice="trump", value="H")]
+    state = run(trumped)
+    with pytest.raises(ImpossibleMove) as deeper:
+        GAME.apply(state, Exchange(seat=1, discard=("2H", "3H"), take=("6H", "2C")))
+    assert (deeper.value.code, deeper.value.field) == ("lhombre.talon_top", "take")
+    assert "6H 2S" in deeper.value.message
+    state = GAME.apply(state, Exchange(seat=1, discard=("2H", "3H"), take=("2S", "6H"))).state
+    # D1 then takes from what is left: 2C first.
+    assert refused(state, Exchange(seat=2, discard=("KS",), take=("KD",))) == "lhombre.talon_top"
+    assert GAME.apply(state, Exchange(seat=2, discard=("KS",), take=("2C",))).verdicts == ()
+    # Without the talon in the record its order is unknown: any talon cards are taken as named, and the
+    # hand records alike without the deal.
+    unordered = [Deal(hands=DEAL_A.hands), *trumped[1:]]
+    moves = [*unordered, Exchange(seat=1, discard=("2H", "3H"), take=("2C", "7D")), Exchange(seat=2),
+             Exchange(seat=0), Choose(seat=None, choice="talon", value="hidden")]
+    state = run(moves)
+    assert {"2C", "7D"} <= state.hands.hand(1) and state.phase == "play"
+    moves += played_out(state)
+    known = replay(GAME, moves, seats=3, dealer=0)
+    blind = replay(GAME, GAME.moves_only(moves), seats=3, dealer=0)
+    assert known.verdicts == blind.verdicts == ()
+    assert GAME.result(known.final) == GAME.result(blind.final)
+
+
+def played_out(state: LHombreState) -> list[Move]:
+    """The rest of the hand, each move the first legal one."""
+    moves: list[Move] = []
+    while not state.over:
+        moves.append(GAME.legal_moves(state)[0])
+        state = GAME.apply(state, moves[-1]).state
+    return moves
+
+
 def test_the_leftover_talon_is_shown_or_hidden_by_the_last_served() -> None:
     state = run(sans_prendre_a()[:7])
     assert state.phase == "talon"
