@@ -341,7 +341,11 @@ class OmbreGame(Game[S]):
         )
         holdings = state.hands.remove(seat, (card,))
         tp = tp.play(seat, card, ombre.strength(trump, natural=self.natural(state)))
-        new = _replace(state, holdings=holdings, pending=pending, play=tp, over=len(tp.done) == TRICKS)
+        # A refined verdict replaces the one it refines (the core adds this move's verdicts after).
+        kept = ombre.unrefined(state.verdicts, verdicts)
+        new = _replace(
+            state, holdings=holdings, pending=pending, play=tp, over=len(tp.done) == TRICKS, verdicts=kept
+        )
         return new, verdicts
 
     # ---- claims (§9) ----------------------------------------------------------------------------

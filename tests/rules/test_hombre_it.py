@@ -303,6 +303,49 @@ def test_the_matador_revoke_is_found_at_the_same_move_in_both_modes() -> None:
     assert rules(blind.verdicts) == [("hombre.matador", 9, 12)]
 
 
+# Seat 2 holds the basto AC (a matador below the spadiglia) and the 2H, an ordinary trump; seat 0 no trump.
+BOTH_DEAL = deal(
+    "KC QC JC 7C 6C 5C 4C 3C 2C",
+    "AS 7H AH KH QH JH 3H KD QD",
+    "AC 2H KS QS JS 7S 6S 5S 4S",
+)
+BOTH_HAND = [
+    BOTH_DEAL,
+    *calls("1:solo", "2:passo", "0:passo"),
+    Choose(seat=1, choice="trump", value="H"),
+    *plays(
+        "1:AS 2:KS 0:2C",  # moves 5-7: AS forces a trump; seat 2 throws KS holding AC and the 2H (move 6)
+        "1:KD 2:AC 0:3C",  # moves 8-10: void in ori, seat 2 plays the basto: proof of a kept matador
+        "2:QS 0:4C 1:QD",  # moves 11-13
+        "2:2H 0:5C 1:3H",  # moves 14-16: the 2H led shows he also held an ordinary trump
+    ),
+]
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_holding_an_ordinary_trump_too_the_moves_only_verdict_ends_as_follow_suit(n: int) -> None:
+    # Deal known: follow_suit at once, the privilege only excuses a matador. Deal unknown: proved at move 9
+    # as a kept matador, then refined to follow_suit by the 2H: one verdict, the deal-known one.
+    opts = {"n_matadors": n}
+    assert rules(run(BOTH_HAND, opts).verdicts) == [("hombre.follow_suit", 6, None)]
+    blind_moves = game.moves_only(BOTH_HAND)
+    assert rules(run(blind_moves[:10], opts).verdicts) == [("hombre.matador", 6, 9)]
+    refined = game.apply(run(blind_moves[:14], opts), blind_moves[14])
+    assert rules(refined.verdicts) == [("hombre.follow_suit", 6, 9)]
+    assert rules(refined.state.verdicts) == [("hombre.follow_suit", 6, 9)]
+    # To the end of the hand, both modes give the same verdict and the same score.
+    state = run(BOTH_HAND, opts)
+    rest: list[Move] = []
+    while not state.over:
+        rest.append(game.legal_moves(state)[0])
+        state = at(state, rest[-1])
+    known = replay(game, [*BOTH_HAND, *rest], options=opts, seats=3, dealer=0)
+    blind = replay(game, game.moves_only([*BOTH_HAND, *rest]), options=opts, seats=3, dealer=0)
+    assert [(v.rule, v.seat, v.move_index) for v in known.verdicts] == [("hombre.follow_suit", 2, 6)]
+    assert [(v.rule, v.seat, v.move_index) for v in blind.verdicts] == [("hombre.follow_suit", 2, 6)]
+    assert game.result(blind.final) == game.result(known.final)
+
+
 def test_a_plain_suit_revoke_is_proved_by_the_later_card_of_that_suit() -> None:
     # 4-3-2 deal: seat 0 throws 3H on the KS led though holding 6S and 4S; 6S comes at trick 4.
     moves = [

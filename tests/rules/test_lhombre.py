@@ -433,6 +433,57 @@ def test_a_revoke_is_found_at_the_same_move_in_both_recording_modes() -> None:
     assert [(v.rule, v.move_index, v.proved_at) for v in blind.verdicts] == [("lhombre.follow_suit", 10, 13)]
 
 
+# Deal D: with hearts trump, seat 2 (D1 of the hombre, seat 1) holds the baste AC and the 2H, an ordinary
+# trump; seat 0 holds no trump at all.
+DEAL_D = Deal(
+    hands=(
+        hand("KC QC JC 7C 6C 5C 4C 3C 2C"),
+        hand("AS 7H AH KH QH JH 3H KD QD"),
+        hand("AC 2H KS QS JS 7S 6S 5S 4S"),
+    ),
+    stock=hand("4H 5H 6H 3S 2S JD AD 2D 3D 4D 5D 6D 7D"),
+)
+
+
+def test_a_matador_proof_is_refined_to_follow_suit_when_an_ordinary_trump_shows_up() -> None:
+    # Seat 1 plays sans prendre in hearts and leads the espadille; seat 2 throws KS (move 9) though he
+    # holds the 2H. Deal known: follow_suit at once (the privilege only excuses a matador). Deal unknown:
+    # his baste on a diamond lead (move 12) proves he kept a matador the espadille forced; his 2H led to
+    # trick 4 (move 17) shows he also held an ordinary trump: the same verdict, its rule refined, still
+    # proved at move 12.
+    moves = [
+        DEAL_D,
+        Call(seat=1, call="sans_prendre"),
+        Call(seat=2, call="pass"),
+        Call(seat=0, call="pass"),
+        Choose(seat=1, choice="trump", value="H"),
+        Exchange(seat=2),
+        Exchange(seat=0),
+        Choose(seat=None, choice="talon", value="hidden"),
+        *plays([("AS", "KS", "2C"), ("KD", "AC", "3C")]),
+        *plays([("QS", "4C", "QD"), ("2H", "5C", "3H")], leader=2),
+    ]
+    known = replay(GAME, moves, seats=3, dealer=0)
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in known.verdicts] == [
+        ("lhombre.follow_suit", 2, 9, None)]
+    blind_moves = GAME.moves_only(moves)
+    proved = replay(GAME, blind_moves[:13], seats=3, dealer=0)
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in proved.verdicts] == [
+        ("lhombre.matador", 2, 9, 12)]
+    refined = GAME.apply(replay(GAME, blind_moves[:17], seats=3, dealer=0).final, blind_moves[17])
+    assert [(v.rule, v.move_index, v.proved_at) for v in refined.verdicts] == [("lhombre.follow_suit", 9, 12)]
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in refined.state.verdicts] == [
+        ("lhombre.follow_suit", 2, 9, 12)]
+    assert refined.verdicts[0].message == known.verdicts[0].message
+    # To the end of the hand: the same verdicts, the same result.
+    rest = played_out(lh(known.final))
+    known = replay(GAME, [*moves, *rest], seats=3, dealer=0)
+    blind = replay(GAME, GAME.moves_only([*moves, *rest]), seats=3, dealer=0)
+    assert [(v.rule, v.seat, v.move_index) for v in blind.verdicts] == [
+        (v.rule, v.seat, v.move_index) for v in known.verdicts] == [("lhombre.follow_suit", 2, 9)]
+    assert GAME.result(blind.final).scores == GAME.result(known.final).scores
+
+
 # ---- the vole by continuation (§7) and the hombre's matadors (§10.4) ---------------------------------
 
 
@@ -773,11 +824,10 @@ def test_an_injected_revoke_is_found_at_the_same_move_in_both_modes(seed: int) -
     assert [(v.move_index, v.seat) for v in known.verdicts] == [(i, seat)]
     assert [(v.move_index, v.seat) for v in blind.verdicts] == [(i, seat)]
     assert blind.verdicts[0].proved_at is not None
-    # The rule's name can differ in one case, decided in the shared ombre.revoke_check: holding both an
-    # ordinary trump and a matador forced by a higher matador led, the known deal names follow_suit, while
-    # the unknown deal names whichever card the seat happens to play first (the matador: "matador").
-    rules = {known.verdicts[0].rule, blind.verdicts[0].rule}
-    assert len(rules) == 1 or rules == {"lhombre.follow_suit", "lhombre.matador"}
+    # The same rule in both modes: holding both an ordinary trump and a matador forced by a higher matador
+    # led, the unknown deal first proves the kept matador, then its ordinary trump refines the verdict to
+    # follow_suit, the rule the known deal names (ombre.revoke_check).
+    assert blind.verdicts[0].rule == known.verdicts[0].rule
     assert GAME.result(blind.final).scores == GAME.result(known.final).scores
 
 
