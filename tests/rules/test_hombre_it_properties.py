@@ -1,4 +1,6 @@
-"""Italian Hombre: properties over random legal hands, in both recording modes."""
+"""Italian Hombre: properties over random hands, in both recording modes: legal ones, and ones with what
+happens at real tables (revokes, talon cards drawn in any order where the talon's order was not
+recorded)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ from hypothesis import strategies as st
 from scoring.rules import get_game, ombre, replay
 from scoring.rules.core import Verdict
 from scoring.rules.hombre_it import HombreIt, HombreState, hand_stake
-from scoring.rules.moves import Exchange, Move, PlayCard
+from scoring.rules.moves import Call, Exchange, Move, PlayCard
 
+from .ombre_playout import irregular_hand
 from .playout import examples, play_random
 
 game = get_game("hombre_it")
@@ -161,6 +164,38 @@ def test_an_injected_revoke_is_found_at_the_same_move_in_both_modes(
     # have kept the matador, then refined to follow_suit by its ordinary trump: the same rule in the end.
     assert blind.verdicts[0].rule == known.verdicts[0].rule
     assert game.result(known.final).scores == game.result(blind.final).scores
+
+
+def _gioco_mostly(rng: random.Random) -> Any:
+    """Random legal moves, with an auction that mostly passes or calls gioco, so that the talon is used."""
+    weights = {"passo": 10, "gioco": 6, "solo": 1, "volo": 1}
+
+    def choose(state: HombreState, legal: list[Move]) -> Move:
+        calls = [m for m in legal if isinstance(m, Call)]
+        if calls:
+            return rng.choices(calls, [weights[m.call] for m in calls])[0]
+        return rng.choice(legal)
+
+    return choose
+
+
+def _judged(verdicts: tuple[Verdict, ...]) -> list[tuple[int, str, int | None]]:
+    return sorted((v.move_index, v.rule, v.seat) for v in verdicts)
+
+
+@settings(max_examples=examples(200))
+@given(seed=seeds, options=option_sets)
+def test_hands_with_table_irregularities_are_recorded_alike_in_both_modes(
+    seed: int, options: dict[str, Any]
+) -> None:
+    rng = random.Random(seed)
+    moves, dealer = irregular_hand(game, rng, options=options, choose=_gioco_mostly(rng))
+    known = replay(game, moves, options=options, seats=3, dealer=dealer)
+    blind = replay(game, game.moves_only(moves), options=options, seats=3, dealer=dealer)
+    assert all(v.proved_at is None for v in known.verdicts)
+    assert _judged(blind.verdicts) == _judged(known.verdicts)
+    assert all(v.proved_at is None or v.proved_at > v.move_index for v in blind.verdicts)
+    assert game.result(blind.final) == game.result(known.final)
 
 
 @settings(max_examples=examples(100))
