@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from scoring.rules.core import HandState
+from scoring.rules.core import HandState, replay
 from scoring.rules.errors import ImpossibleMove
 from scoring.rules.moves import Call, Deal, Exchange, Move, PlayCard
 from scoring.rules.ombre_hand import OmbreGame, OmbreState
@@ -70,3 +70,19 @@ def irregular_hand(
         moves.append(move)
         state = game.apply(state, move).state
     return moves, dealer
+
+
+def recorded_alike(
+    game: OmbreGame[Any], moves: list[Move], *, options: dict[str, Any], dealer: int
+) -> list[tuple[int, str, int | None]]:
+    """Replay a hand with and without the deal: both accept it and end with the same verdicts (deal known
+    all on the move itself; deal unknown on it or proved by a later move) and the same result. Returns
+    those verdicts as (move index, rule, seat)."""
+    known = replay(game, moves, options=options, seats=3, dealer=dealer)
+    blind = replay(game, game.moves_only(moves), options=options, seats=3, dealer=dealer)
+    assert all(v.proved_at is None for v in known.verdicts)
+    judged = sorted((v.move_index, v.rule, v.seat) for v in known.verdicts)
+    assert sorted((v.move_index, v.rule, v.seat) for v in blind.verdicts) == judged
+    assert all(v.proved_at is None or v.proved_at > v.move_index for v in blind.verdicts)
+    assert game.result(blind.final) == game.result(known.final)
+    return judged
