@@ -190,7 +190,7 @@ class HombreIt(OmbreGame[HombreState]):
         return bool(state.options["plain_order"] == "natural")
 
     # ---- apply ----------------------------------------------------------------------------------
-    def _call(self, state: HombreState, move: Call) -> HombreState:
+    def _call(self, state: HombreState, move: Call) -> tuple[HombreState, list[Verdict]]:
         seat = move.seat
         assert seat is not None
         self._check_call_word(move)
@@ -220,10 +220,10 @@ class HombreIt(OmbreGame[HombreState]):
                 (state.next_seat(seat, k) for k in range(1, 4) if state.next_seat(seat, k) in active), seat
             )
         if not done:
-            return replace(new, speaker=speaker)
+            return replace(new, speaker=speaker), []
         if best is None:
-            return replace(new, speaker=None, phase="passed", over=True)
-        return replace(new, speaker=None, phase="trump", hombre=best[0], contract=best[1])
+            return replace(new, speaker=None, phase="passed", over=True), []
+        return replace(new, speaker=None, phase="trump", hombre=best[0], contract=best[1]), []
 
     def _choose(self, state: HombreState, move: Choose) -> HombreState:
         if move.choice != "trump":

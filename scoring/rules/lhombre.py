@@ -307,34 +307,38 @@ class LHombre(OmbreGame[LHombreState]):
         return super()._apply(state, move)
 
     # -- auction (§5)
-    def _call(self, state: LHombreState, move: Call) -> LHombreState:
+    def _call(self, state: LHombreState, move: Call) -> tuple[LHombreState, list[Verdict]]:
+        """A call in turn. One that may not be made now (not above the best so far, or an upgrade answer
+        other than sans prendre or pass) was still said at the table: it is recorded as the pass it amounts
+        to, with the verdict ``lhombre.call_low``."""
         seat = move.seat
         assert seat is not None
         self._check_call_word(move)
-        if move.call not in self.allowed_calls(state, seat):
-            above = state.best[1] if state.best else ""
-            what = "upgrade to sans prendre or pass" if state.asked is not None else f"beat {above}"
-            raise ImpossibleMove("lhombre.call_low", f"{move.call} does not {what}", field="call")
-        calls = state.calls + ((seat, move.call),)
+        call, verdicts = move.call, list[Verdict]()
+        if call not in self.allowed_calls(state, seat):
+            if state.asked is not None:
+                why = f"asked whether he plays sans prendre, seat {seat} said {call}"
+            else:
+                above = state.best[1] if state.best else ""
+                why = f"seat {seat} called {call}, which does not rank above the {above} already called"
+            message = f"{why}; it counts as a pass"
+            verdicts.append(Verdict("lhombre.call_low", seat, None, message, state.move_index))
+            call = PASS
+        calls = state.calls + ((seat, call),)
         if state.asked is not None:
             # The upgrade answer: sans prendre takes the call back with priority; a pass leaves it.
-            best = (seat, SANS_PRENDRE) if move.call == SANS_PRENDRE else state.best
-            return self._next_speaker(replace(state, calls=calls, asked=None, best=best))
+            best = (seat, SANS_PRENDRE) if call == SANS_PRENDRE else state.best
+            return self._next_speaker(replace(state, calls=calls, asked=None, best=best)), verdicts
         best = state.best
         asked = None
-        if move.call != PASS:
-            if (
-                state.options["upgrade"]
-                and move.call == SANS_PRENDRE
-                and best is not None
-                and best[1] == JE_JOUE
-            ):
+        if call != PASS:
+            if state.options["upgrade"] and call == SANS_PRENDRE and best is not None and best[1] == JE_JOUE:
                 asked = best[0]
-            best = (seat, move.call)
+            best = (seat, call)
         new = replace(state, calls=calls, best=best)
         if asked is not None:
-            return replace(new, asked=asked)
-        return self._next_speaker(new)
+            return replace(new, asked=asked), verdicts
+        return self._next_speaker(new), verdicts
 
     def _next_speaker(self, state: LHombreState) -> LHombreState:
         assert state.speaker is not None

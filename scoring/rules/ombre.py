@@ -17,6 +17,7 @@ nothing, since the seat may lawfully have kept it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import cache
 
 from .cards import LATIN_40, suit_of
@@ -183,7 +184,10 @@ def follow_options(
 # Matadors above L get no key: the seat may have been keeping them by privilege, so a later play of one
 # proves nothing. Hands only shrink during play, so a later play of a keyed card proves the seat held it
 # at the earlier trick. One earlier move yields one verdict at most: once one of its keys is proved, its
-# other keys are dropped.
+# other keys are dropped, except that a "matador" proof keeps the move's "trump" key: a later ordinary
+# trump shows the seat also held one, and the verdict's rule is refined to follow_suit, the rule the
+# known deal names (the privilege only excuses the matador). The refined verdict replaces the first one:
+# same move, same proof move; :func:`unrefined` gives the caller the earlier verdicts that still stand.
 
 
 def play_keys(card: str, trump: str, matador_count: int) -> tuple[str, ...]:
@@ -258,13 +262,18 @@ def revoke_check(
             Verdict(f"{prefix}.{kind}", seat, trick, _message(kind, seat, led, trick), index)
         ]
     pending, found = prove(state, seat, play_keys(card, trump, matador_count), index)
-    proved_moves: set[int] = set()
     verdicts: list[Verdict] = []
-    for v in found:
-        if v.move_index not in proved_moves:
-            proved_moves.add(v.move_index)
-            verdicts.append(v)
-    pending = tuple(p for p in pending if not (p.seat == seat and p.move_index in proved_moves))
+    settled: set[int] = set()  # moves whose rule is now final: every other key of theirs goes
+    for v in found:  # one card has one key, so one proof at most per earlier move
+        first = refines(state.verdicts, v)
+        if first is not None:
+            v = replace(v, proved_at=first.proved_at)  # proved then; this card only names the rule
+        verdicts.append(v)
+        if v.rule.endswith(".matador"):
+            pending = tuple(p for p in pending if not (p.move_index == v.move_index and p.key != "trump"))
+        else:
+            settled.add(v.move_index)
+    pending = tuple(p for p in pending if not (p.seat == seat and p.move_index in settled))
     if trick_cards and effective_suit(card, trump) != effective_suit(trick_cards[0], trump):
         led = trick_cards[0]
         pending = pending + tuple(
@@ -272,6 +281,18 @@ def revoke_check(
             for key, kind in void_keys(led, trump, matador_count)
         )
     return pending, verdicts
+
+
+def refines(verdicts: Iterable[Verdict], new: Verdict) -> Verdict | None:
+    """The earlier verdict ``new`` refines, if any: a deal-unknown proof of the same move by the same seat
+    (a ``matador`` verdict that a later ordinary trump turns into ``follow_suit``)."""
+    return next((v for v in verdicts if v.move_index == new.move_index and v.seat == new.seat), None)
+
+
+def unrefined(verdicts: Sequence[Verdict], found: Sequence[Verdict]) -> tuple[Verdict, ...]:
+    """The earlier ``verdicts`` that still stand beside ``found`` (a play's verdicts from
+    :func:`revoke_check`): each one a new verdict refines is replaced by it."""
+    return tuple(v for v in verdicts if not any(refines((v,), n) for n in found))
 
 
 def open_keys(state: HandState, seat: int) -> frozenset[str]:

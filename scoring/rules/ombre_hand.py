@@ -112,7 +112,7 @@ class OmbreGame(Game[S]):
         """The game's own refusals of a card the seat may hold, before the revoke check. Default: none."""
 
     @abstractmethod
-    def _call(self, state: S, move: Call) -> S: ...
+    def _call(self, state: S, move: Call) -> tuple[S, list[Verdict]]: ...
 
     @abstractmethod
     def _choose(self, state: S, move: Choose) -> S: ...
@@ -196,7 +196,7 @@ class OmbreGame(Game[S]):
     # ---- apply ----------------------------------------------------------------------------------
     def _apply(self, state: S, move: Move) -> tuple[S, list[Verdict]]:
         if isinstance(move, Call):
-            return self._call(state, move), []
+            return self._call(state, move)
         if isinstance(move, Choose):
             return self._choose(state, move), []
         if isinstance(move, Exchange):
@@ -246,6 +246,14 @@ class OmbreGame(Game[S]):
                 self.deck.check(card, field="take")
                 if card not in talon:
                     raise ImpossibleMove(f"{p}.not_in_talon", f"{card} is not in the talon", field="take")
+            if self._talon_ordered(state) and set(move.take) != set(talon[:n]):
+                top = " ".join(talon[:n])
+                raise ImpossibleMove(
+                    f"{p}.talon_top",
+                    f"the exchanger takes the top {n} cards of the talon as dealt: {top}, not "
+                    f"{' '.join(move.take)}",
+                    field="take",
+                )
             holdings = holdings.remove(seat, move.discard, field="discard").add(seat, move.take)
             talon = tuple(c for c in talon if c not in move.take)
         else:
@@ -279,6 +287,13 @@ class OmbreGame(Game[S]):
             exchanges=state.exchanges + ((seat, n),),
         )
         return new, n
+
+    @staticmethod
+    def _talon_ordered(state: S) -> bool:
+        """Whether the deal recorded the talon (``Deal.stock``, top first), so that the cards an exchange
+        takes are known: its top ones. The holdings' stock is that talon less the cards taken; without it
+        the talon is the undealt cards in deck order, an order nobody saw, and any of them may be named."""
+        return bool(state.hands.stock)
 
     def _exchange_size(self, state: S, move: Exchange) -> int:
         p = self.prefix
@@ -326,7 +341,11 @@ class OmbreGame(Game[S]):
         )
         holdings = state.hands.remove(seat, (card,))
         tp = tp.play(seat, card, ombre.strength(trump, natural=self.natural(state)))
-        new = _replace(state, holdings=holdings, pending=pending, play=tp, over=len(tp.done) == TRICKS)
+        # A refined verdict replaces the one it refines (the core adds this move's verdicts after).
+        kept = ombre.unrefined(state.verdicts, verdicts)
+        new = _replace(
+            state, holdings=holdings, pending=pending, play=tp, over=len(tp.done) == TRICKS, verdicts=kept
+        )
         return new, verdicts
 
     # ---- claims (§9) ----------------------------------------------------------------------------

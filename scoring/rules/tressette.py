@@ -19,7 +19,7 @@ from . import tricks
 from .cards import LATIN_40, rank_of, suit_of
 from .core import Game, HandResult, HandState, MatchResult, Step, Verdict
 from .errors import ImpossibleMove
-from .moves import Call, Claim, Deal, Declare, Move, PlayCard
+from .moves import Call, Claim, ClaimResponse, Deal, Declare, Move, PlayCard
 from .options import Option, Ruleset
 
 # Trick order, low to high: 4 5 6 7 J Q K A 2 3 (the seed's 3, 2, 1, 10, 9, 8, 7, 6, 5, 4 read upwards).
@@ -44,6 +44,12 @@ _KIND_NAMES = {"A": ("three_aces", "four_aces"), "2": ("three_twos", "four_twos"
 
 WINDOW_LIMIT = {"seed": 2, "first_three_tricks": 3}  # declare before one's own card to this trick
 
+# How a declaration stands: it scores, or the rule of the verdict it drew (said at the table, so recorded).
+VALID = "valid"
+WINDOW = "tressette.window"
+ALREADY = "tressette.already_declared"
+FALSE = "tressette.false_declaration"
+
 
 def card_units(cards: Sequence[str]) -> int:
     """The value of some cards in thirds of a point."""
@@ -65,8 +71,10 @@ def side_label(side: Sequence[int]) -> str:
 
 @dataclass(frozen=True)
 class Declaration:
-    """A buongioco declared: ``unseen`` holds (deal not recorded) the cards the declarer has not yet been seen
-    to play; ``false`` is set when another seat plays one of them."""
+    """A buongioco as declared. Whether it scores is its ``ruling``: ``VALID``, the rule of the verdict it
+    drew, or ``None`` while it hangs on cards not yet seen (deal not recorded). ``late``: made outside the
+    declarer's window; ``unseen``: (deal not recorded) the cards the declarer has not yet been seen to play;
+    ``refuted``: why the cards were not all in his hand, once that is shown."""
 
     seat: int
     combination: str
@@ -75,13 +83,41 @@ class Declaration:
     key: str  # one per rank set or per napoletana suit in a deal
     move_index: int
     trick: int
+    late: bool = False
     unseen: frozenset[str] = frozenset()
-    false: bool = False
+    refuted: str | None = None
+    ruling: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        valid = self.ruling == VALID
         return {"seat": self.seat, "combination": self.combination, "cards": list(self.cards),
-                "points": self.points if not self.false else 0, "valid": not self.false,
+                "points": self.points if valid else 0, "valid": valid,
                 "move_index": self.move_index, "trick": self.trick}
+
+
+def rulings(declarations: Sequence[Declaration], *, final: bool) -> tuple[str | None, ...]:
+    """How each declaration stands, in the order they were made: ``VALID``, or the verdict's rule
+    (``WINDOW`` made outside the window; ``ALREADY`` its rank set or napoletana was already declared by a
+    valid declaration; ``FALSE`` its cards were not all in the declarer's hand), or ``None`` while that
+    depends on cards not yet seen. ``final``: the hand is over, cards never seen (after a claim) are taken
+    as held."""
+    out: list[str | None] = []
+    for i, d in enumerate(declarations):
+        earlier = [out[j] for j in range(i) if declarations[j].key == d.key]
+        if d.late:
+            ruling: str | None = WINDOW
+        elif VALID in earlier:
+            ruling = ALREADY
+        elif None in earlier:
+            ruling = None  # an earlier one may still prove valid
+        elif d.refuted is not None:
+            ruling = FALSE
+        elif d.unseen and not final:
+            ruling = None
+        else:
+            ruling = VALID
+        out.append(ruling)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -179,7 +215,8 @@ class Tressette(Game[TressetteState]):
         if isinstance(move, PlayCard):
             return frozenset({state.trickplay.to_play()})
         if isinstance(move, Declare):
-            return frozenset(s for s in range(state.seats) if self.in_window(state, s))
+            # Anyone may speak at any time; a declaration outside the window draws a verdict.
+            return frozenset(range(state.seats))
         if isinstance(move, Call) and self._fuori_allowed(state.options):
             return frozenset(range(state.seats))
         return frozenset()
@@ -223,7 +260,7 @@ class Tressette(Game[TressetteState]):
 
     def _declarable(self, state: TressetteState) -> list[Move]:
         """Every declaration a seat inside its window could make now with the cards it holds."""
-        used = {d.key for d in state.declarations if not d.false}
+        used = {d.key for d in state.declarations if d.ruling == VALID}
         out: list[Move] = []
         for seat in range(state.seats):
             if not self.in_window(state, seat):
@@ -251,29 +288,32 @@ class Tressette(Game[TressetteState]):
 
     # ---- checks made before the core's turn check ------------------------------------------------
     def apply(self, state: TressetteState, move: Move) -> Step[TressetteState]:
-        """As the core, with Tressette's own codes for a declaration out of its window and a call that is
-        not used at this table."""
+        """As the core, with Tressette's own code for a call that is not used at this table."""
         seat = getattr(move, "seat", None)
-        if (isinstance(move, Move) and not state.over and state.phase == "play" and state.claim is None
+        if (isinstance(move, Call) and not state.over and state.phase == "play" and state.claim is None
                 and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats):
-            if isinstance(move, Declare) and not self.in_window(state, seat):
-                raise ImpossibleMove(
-                    "tressette.window",
-                    f"seat {seat} can no longer declare: the buongioco window is "
-                    f"{_window_words(state.options['declaration_window'])}", field="type")
-            if isinstance(move, Call):
-                self._check_call(state, move)
+            self._check_call(state, move)
         return super().apply(state, move)
 
     # ---- applying moves --------------------------------------------------------------------------
     def _apply(self, state: TressetteState, move: Move) -> tuple[TressetteState, list[Verdict]]:
         if isinstance(move, PlayCard):
-            return self._play(state, move)
-        if isinstance(move, Declare):
-            return self._declare(state, move), []
-        if isinstance(move, Call):
-            return self._call_out(state, move), []
-        raise AssertionError(f"unexpected move {move!r}")  # actors() lets nothing else through
+            new, verdicts = self._play(state, move)
+        elif isinstance(move, Declare):
+            new, verdicts = self._declare(state, move), []
+        elif isinstance(move, Call):
+            new, verdicts = self._call_out(state, move), []
+        else:
+            raise AssertionError(f"unexpected move {move!r}")  # actors() lets nothing else through
+        new, settled = self._settle_declarations(new)
+        return new, verdicts + settled
+
+    def _claim_response(self, state: TressetteState,
+                        answer: ClaimResponse) -> tuple[TressetteState, list[Verdict]]:
+        """As the core; a claim accepted ends the deal, which settles the declarations still open."""
+        new, verdicts = super()._claim_response(state, answer)
+        new, settled = self._settle_declarations(new)
+        return new, verdicts + settled
 
     def _play(self, state: TressetteState, move: PlayCard) -> tuple[TressetteState, list[Verdict]]:
         assert move.seat is not None
@@ -282,66 +322,80 @@ class Tressette(Game[TressetteState]):
         holdings = state.hands.remove(seat, [card])
         play = state.trickplay
         pending, verdicts = tricks.follow_suit(state, seat, card, led=play.current.led, trick=play.number)
-        declarations, proofs = self._watch_declarations(state, seat, card)
         new_play = play.play(seat, card, STRENGTH)
         over = len(new_play.done) == state.hand_size
-        new = replace(state, holdings=holdings, pending=pending, play=new_play, declarations=declarations,
+        new = replace(state, holdings=holdings, pending=pending, play=new_play,
+                      declarations=self._watch_declarations(state, seat, card),
                       over=over, phase="done" if over else "play")
-        return new, verdicts + proofs
+        return new, verdicts
 
-    def _watch_declarations(self, state: TressetteState, seat: int,
-                            card: str) -> tuple[tuple[Declaration, ...], list[Verdict]]:
+    def _watch_declarations(self, state: TressetteState, seat: int, card: str) -> tuple[Declaration, ...]:
         """Deal not recorded: a declared card played by its declarer confirms it; played by anyone else, it
-        proves the declaration false (a verdict pointing back at the declaration)."""
+        shows the declarer did not hold it."""
         out: list[Declaration] = []
-        verdicts: list[Verdict] = []
         for d in state.declarations:
-            if card in d.unseen and not d.false:
+            if card in d.unseen and d.refuted is None:
                 if seat == d.seat:
                     d = replace(d, unseen=d.unseen - {card})
                 else:
-                    d = replace(d, false=True)
-                    verdicts.append(Verdict(
-                        "tressette.false_declaration", d.seat, d.trick,
-                        f"seat {d.seat} declared {d.combination} with {card}, but seat {seat} played {card}: "
-                        f"the declaration does not score", d.move_index, proved_at=state.move_index))
+                    d = replace(d, refuted=f"seat {seat} played {card}")
             out.append(d)
-        return tuple(out), verdicts
+        return tuple(out)
 
     def _declare(self, state: TressetteState, move: Declare) -> TressetteState:
+        """Record what was said: only a combination that cannot be named is refused. Whether it scores is
+        settled by :func:`rulings`, at once with the deal recorded, as its cards are played without."""
         assert move.seat is not None
         seat = move.seat
         cards, points, key = self.parse_combination(move.combination, move.cards)
-        taken = {d.key: d for d in state.declarations if not d.false}
-        if key in taken:
-            raise ImpossibleMove(
-                "tressette.already_declared",
-                f"{_key_words(key)} has already been declared by seat {taken[key].seat} in this deal",
-                field="combination")
-        play = state.trickplay
         holdings = state.hands
         extra = self._trick_one_card(state, seat)
+        refuted: str | None = None
         for card in cards:
             if card not in holdings.deck:
                 raise ImpossibleMove("card.unknown", f"{card} is not in the deck of this hand", field="cards")
-            if card in holdings.gone and card not in extra:
-                raise ImpossibleMove("tressette.not_in_hand",
-                                     f"{card} has already been played: it is no longer in seat {seat}'s hand",
-                                     field="cards")
-            if holdings.hands is not None and card not in holdings.hand(seat) and card not in extra:
-                owner = next((s for s, h in enumerate(holdings.hands) if card in h), None)
-                raise ImpossibleMove(
-                    "tressette.not_in_hand",
-                    f"the recorded deal gives {card} to seat {owner}, not seat {seat}", field="cards")
-            for d in taken.values():
-                if d.seat != seat and card in d.cards:
-                    raise ImpossibleMove(
-                        "tressette.not_in_hand",
-                        f"{card} was declared by seat {d.seat} in {d.combination}", field="cards")
+            if refuted is not None or card in extra:
+                continue
+            if card in holdings.gone:
+                refuted = f"{card} had already been played"
+            elif holdings.hands is not None and card not in holdings.hand(seat):
+                owner = next(s for s, h in enumerate(holdings.hands) if card in h)
+                refuted = f"the recorded deal gives {card} to seat {owner}"
         unseen = frozenset() if holdings.known else frozenset(cards) - extra
         declaration = Declaration(seat=seat, combination=move.combination, cards=cards, points=points,
-                                  key=key, move_index=state.move_index, trick=play.number, unseen=unseen)
+                                  key=key, move_index=state.move_index, trick=state.trickplay.number,
+                                  late=not self.in_window(state, seat), unseen=unseen, refuted=refuted)
         return replace(state, declarations=state.declarations + (declaration,))
+
+    def _settle_declarations(self, state: TressetteState) -> tuple[TressetteState, list[Verdict]]:
+        """Give each declaration whose standing is now known its ruling, and a verdict if it does not score:
+        on the declaration itself when known there, else pointing back at it from the move that settled it
+        (deal not recorded; the end of the deal settles every one)."""
+        before = state.declarations
+        now = rulings(before, final=state.over)
+        if all(d.ruling == r for d, r in zip(before, now, strict=True)):
+            return state, []
+        # A ruling once given never changes: the facts it rests on are settled for good.
+        state = replace(state, declarations=tuple(
+            replace(d, ruling=r) if d.ruling is None else d for d, r in zip(before, now, strict=True)))
+        verdicts = [
+            Verdict(d.ruling, d.seat, d.trick, self._declaration_message(state, d), d.move_index,
+                    proved_at=None if d.move_index == state.move_index else state.move_index)
+            for old, d in zip(before, state.declarations, strict=True)
+            if old.ruling is None and d.ruling not in (None, VALID)
+        ]
+        return state, verdicts
+
+    def _declaration_message(self, state: TressetteState, d: Declaration) -> str:
+        said = f"seat {d.seat} declared {d.combination} ({' '.join(d.cards)})"
+        if d.ruling == WINDOW:
+            window = _window_words(state.options["declaration_window"])
+            return f"{said} outside his buongioco window ({window}): it does not score"
+        if d.ruling == ALREADY:
+            first = next(e for e in state.declarations if e.key == d.key and e.ruling == VALID)
+            return (f"{said}, but {_key_words(d.key)} had already been declared by seat {first.seat} "
+                    f"in this deal: it does not score")
+        return f"{said}, but {d.refuted}: it does not score"
 
     def parse_combination(self, combination: str, cards: Sequence[str]) -> tuple[tuple[str, ...], int, str]:
         """Check that ``cards`` form ``combination``; return the cards in deck order, points and key."""
@@ -391,7 +445,7 @@ class Tressette(Game[TressetteState]):
 
     def sure_points(self, state: TressetteState) -> tuple[int, ...]:
         """Per side, what it is already sure of in this deal: card points on the tricks taken so far (no
-        last trick) plus its declarations not proved false."""
+        last trick) plus its declarations that score (a declaration not yet shown false counts)."""
         units = self._units_by_seat(state)
         card = self._card_points(state, units, last=None)
         decl = self._declaration_points(state)
@@ -488,9 +542,10 @@ class Tressette(Game[TressetteState]):
         return out
 
     def _declaration_points(self, state: TressetteState) -> list[int]:
+        """Per side, its declarations that score (those still open counted as held, as at the deal's end)."""
         out = [0] * len(sides_of(state.seats))
-        for d in state.declarations:
-            if not d.false:
+        for d, ruling in zip(state.declarations, rulings(state.declarations, final=True), strict=True):
+            if ruling == VALID:
                 out[side_of(state.seats, d.seat)] += d.points
         return out
 

@@ -303,6 +303,49 @@ def test_the_matador_revoke_is_found_at_the_same_move_in_both_modes() -> None:
     assert rules(blind.verdicts) == [("hombre.matador", 9, 12)]
 
 
+# Seat 2 holds the basto AC (a matador below the spadiglia) and the 2H, an ordinary trump; seat 0 no trump.
+BOTH_DEAL = deal(
+    "KC QC JC 7C 6C 5C 4C 3C 2C",
+    "AS 7H AH KH QH JH 3H KD QD",
+    "AC 2H KS QS JS 7S 6S 5S 4S",
+)
+BOTH_HAND = [
+    BOTH_DEAL,
+    *calls("1:solo", "2:passo", "0:passo"),
+    Choose(seat=1, choice="trump", value="H"),
+    *plays(
+        "1:AS 2:KS 0:2C",  # moves 5-7: AS forces a trump; seat 2 throws KS holding AC and the 2H (move 6)
+        "1:KD 2:AC 0:3C",  # moves 8-10: void in ori, seat 2 plays the basto: proof of a kept matador
+        "2:QS 0:4C 1:QD",  # moves 11-13
+        "2:2H 0:5C 1:3H",  # moves 14-16: the 2H led shows he also held an ordinary trump
+    ),
+]
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_holding_an_ordinary_trump_too_the_moves_only_verdict_ends_as_follow_suit(n: int) -> None:
+    # Deal known: follow_suit at once, the privilege only excuses a matador. Deal unknown: proved at move 9
+    # as a kept matador, then refined to follow_suit by the 2H: one verdict, the deal-known one.
+    opts = {"n_matadors": n}
+    assert rules(run(BOTH_HAND, opts).verdicts) == [("hombre.follow_suit", 6, None)]
+    blind_moves = game.moves_only(BOTH_HAND)
+    assert rules(run(blind_moves[:10], opts).verdicts) == [("hombre.matador", 6, 9)]
+    refined = game.apply(run(blind_moves[:14], opts), blind_moves[14])
+    assert rules(refined.verdicts) == [("hombre.follow_suit", 6, 9)]
+    assert rules(refined.state.verdicts) == [("hombre.follow_suit", 6, 9)]
+    # To the end of the hand, both modes give the same verdict and the same score.
+    state = run(BOTH_HAND, opts)
+    rest: list[Move] = []
+    while not state.over:
+        rest.append(game.legal_moves(state)[0])
+        state = at(state, rest[-1])
+    known = replay(game, [*BOTH_HAND, *rest], options=opts, seats=3, dealer=0)
+    blind = replay(game, game.moves_only([*BOTH_HAND, *rest]), options=opts, seats=3, dealer=0)
+    assert [(v.rule, v.seat, v.move_index) for v in known.verdicts] == [("hombre.follow_suit", 2, 6)]
+    assert [(v.rule, v.seat, v.move_index) for v in blind.verdicts] == [("hombre.follow_suit", 2, 6)]
+    assert game.result(blind.final) == game.result(known.final)
+
+
 def test_a_plain_suit_revoke_is_proved_by_the_later_card_of_that_suit() -> None:
     # 4-3-2 deal: seat 0 throws 3H on the KS led though holding 6S and 4S; 6S comes at trick 4.
     moves = [
@@ -447,6 +490,39 @@ def test_an_exchange_takes_only_talon_cards_and_as_many_as_discarded() -> None:
     with pytest.raises(ImpossibleMove) as not_held:
         game.apply(state, Exchange(seat=2, discard=("KS",), take=TALON[:1]))
     assert not_held.value.code == "card.not_held"
+
+
+def test_with_the_talon_recorded_an_exchange_takes_its_top_cards() -> None:
+    # The talon (deck order here, top first) starts 2S 7S JS AH: three cards exchanged are those three,
+    # in any order; a draw from deeper in the talon is a keying error, refused with the cards expected.
+    state = run(GIOCO)
+    with pytest.raises(ImpossibleMove) as deeper:
+        game.apply(state, Exchange(seat=2, discard=("5S", "2H", "2D"), take=("2S", "7S", "AH")))
+    assert (deeper.value.code, deeper.value.field) == ("hombre.talon_top", "take")
+    assert "2S 7S JS" in deeper.value.message
+    top = Exchange(seat=2, discard=("5S", "2H", "2D"), take=("JS", "2S", "7S"))
+    assert game.apply(state, top).verdicts == ()
+
+
+def test_without_the_talon_recorded_any_talon_cards_may_be_named_in_both_modes() -> None:
+    # The same deal entered without its talon: the order was never seen, so the cards named stand, and the
+    # record is the same hand without the deal.
+    moves = [
+        Deal(hands=SPLIT_DEAL.hands),
+        *GIOCO[1:],
+        Exchange(seat=2, discard=("5S", "2H", "2D"), take=("2S", "7S", "AH")),
+        Exchange(seat=0, discard=(), take=()),
+        Exchange(seat=1, discard=("3S",), take=("7D",)),
+    ]
+    state = run(moves)
+    assert {"2S", "7S", "AH"} <= state.hands.hand(2) and "7D" in state.hands.hand(1)
+    while not state.over:
+        moves.append(game.legal_moves(state)[0])
+        state = at(state, moves[-1])
+    known = replay(game, moves, seats=3, dealer=0)
+    blind = replay(game, game.moves_only(moves), seats=3, dealer=0)
+    assert known.verdicts == blind.verdicts == ()
+    assert game.result(blind.final) == game.result(known.final)
 
 
 def test_a_later_player_cannot_take_more_than_is_left() -> None:

@@ -24,6 +24,7 @@ from scoring.rules.errors import ImpossibleMove, IrregularMoveRefused
 from scoring.rules.lhombre import LHombre, LHombreState
 from scoring.rules.moves import Call, Choose, Claim, ClaimResponse, Deal, Declare, Exchange, Move, PlayCard
 
+from .ombre_playout import irregular_hand, recorded_alike
 from .playout import examples, play_random
 
 GAME = LHombre()
@@ -134,7 +135,16 @@ def test_the_auction_starts_with_the_dealers_right() -> None:
 def test_overcalls_must_be_strict_and_the_first_speaker_has_priority() -> None:
     state = run([DEAL_A, Call(seat=1, call="je_joue")])
     assert [m.call for m in GAME.legal_moves(state)] == ["pass", "sans_prendre", "vole"]  # type: ignore[attr-defined]
-    assert refused(state, Call(seat=2, call="je_joue")) == "lhombre.call_low"
+    # A second "je joue" was said at the table: recorded as the pass it amounts to, with a verdict; a
+    # strict table refuses it.
+    step = GAME.apply(state, Call(seat=2, call="je_joue"))
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in step.verdicts] == [
+        ("lhombre.call_low", 2, 2, None)]
+    assert "does not rank above the je_joue" in step.verdicts[0].message
+    assert step.state.calls[-1] == (2, "pass") and step.state.best == (1, "je_joue")
+    with pytest.raises(IrregularMoveRefused) as strict:
+        GAME.apply(replace(state, options={**state.options, "strict": True}), Call(seat=2, call="je_joue"))
+    assert strict.value.code == "irregular.lhombre.call_low"
     state = run([DEAL_A, Call(seat=1, call="je_joue"), Call(seat=2, call="pass"), Call(seat=0, call="pass")])
     assert (state.hombre, state.contract, state.phase) == (1, "je_joue", "trump")
 
@@ -142,9 +152,41 @@ def test_overcalls_must_be_strict_and_the_first_speaker_has_priority() -> None:
 def test_the_last_strict_overcall_wins() -> None:
     moves = [DEAL_A, Call(seat=1, call="je_joue"), Call(seat=2, call="sans_prendre")]
     state = run(moves)
-    assert refused(state, Call(seat=0, call="sans_prendre")) == "lhombre.call_low"
+    assert [v.rule for v in GAME.apply(state, Call(seat=0, call="sans_prendre")).verdicts] == [
+        "lhombre.call_low"]
     state = run([*moves, Call(seat=0, call="vole")])
     assert (state.hombre, state.contract, state.vole) == (0, "vole", "announced")
+
+
+def test_a_low_call_is_a_pass_in_both_modes_and_the_hand_scores_as_if_he_had_passed() -> None:
+    # Seat 2 says "je joue" after seat 1's (move 2), seat 0 says "je joue" too (move 3): both count as
+    # passes, so seat 1 plays en prenant, takes all nine tricks (the vole by continuation) and the hand is
+    # the one where both had passed, verdicts apart.
+    played = [Choose(seat=1, choice="trump", value="H"), Exchange(seat=1), Exchange(seat=2), Exchange(seat=0),
+              Choose(seat=None, choice="talon", value="hidden"), *plays(TRICKS_A)]
+    said = [DEAL_A, Call(seat=1, call="je_joue"), Call(seat=2, call="je_joue"), Call(seat=0, call="je_joue")]
+    moves = [*said, *played]
+    known = replay(GAME, moves, seats=3, dealer=0, options=NET)
+    blind = replay(GAME, GAME.moves_only(moves), seats=3, dealer=0, options=NET)
+    expected = [("lhombre.call_low", 2, 2, None), ("lhombre.call_low", 0, 3, None)]
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in known.verdicts] == expected
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in blind.verdicts] == expected
+    result = GAME.result(known.final)
+    assert GAME.result(blind.final) == result
+    assert result.outcome == "vole_won"
+    assert result.details["calls"] == [[1, "je_joue"], [2, "pass"], [0, "pass"]]
+    assert result == GAME.result(run([*je_joue_a(), *played], options=NET))
+
+
+def test_with_upgrade_an_answer_other_than_sans_prendre_or_pass_is_a_pass() -> None:
+    opts = {"upgrade": True}
+    moves = [DEAL_A, Call(seat=1, call="je_joue"), Call(seat=2, call="sans_prendre")]
+    step = GAME.apply(run(moves, options=opts), Call(seat=1, call="je_joue"))
+    assert [(v.rule, v.seat) for v in step.verdicts] == [("lhombre.call_low", 1)]
+    assert "asked whether he plays sans prendre" in step.verdicts[0].message
+    # The overcall stands, as after a pass.
+    state = GAME.apply(step.state, Call(seat=0, call="pass")).state
+    assert (state.hombre, state.contract) == (2, "sans_prendre")
 
 
 def test_the_vole_may_be_called_directly() -> None:
@@ -311,6 +353,42 @@ def test_an_exchange_must_take_from_the_talon() -> None:
     assert refused(state, Exchange(seat=1, discard=("KS",), take=("6H",))) == "card.not_held"
 
 
+def test_with_the_talon_recorded_an_exchange_takes_its_top_cards() -> None:
+    # DEAL_A's talon, top first: 6H 2S 2C KD ... The hombre discarding two takes 6H and 2S, in any order;
+    # the 2C (third from the top) is a keying error, refused with the cards expected.
+    trumped = [*je_joue_a(), Choose(seat=1, choice="trump", value="H")]
+    state = run(trumped)
+    with pytest.raises(ImpossibleMove) as deeper:
+        GAME.apply(state, Exchange(seat=1, discard=("2H", "3H"), take=("6H", "2C")))
+    assert (deeper.value.code, deeper.value.field) == ("lhombre.talon_top", "take")
+    assert "6H 2S" in deeper.value.message
+    state = GAME.apply(state, Exchange(seat=1, discard=("2H", "3H"), take=("2S", "6H"))).state
+    # D1 then takes from what is left: 2C first.
+    assert refused(state, Exchange(seat=2, discard=("KS",), take=("KD",))) == "lhombre.talon_top"
+    assert GAME.apply(state, Exchange(seat=2, discard=("KS",), take=("2C",))).verdicts == ()
+    # Without the talon in the record its order is unknown: any talon cards are taken as named, and the
+    # hand records alike without the deal.
+    unordered = [Deal(hands=DEAL_A.hands), *trumped[1:]]
+    moves = [*unordered, Exchange(seat=1, discard=("2H", "3H"), take=("2C", "7D")), Exchange(seat=2),
+             Exchange(seat=0), Choose(seat=None, choice="talon", value="hidden")]
+    state = run(moves)
+    assert {"2C", "7D"} <= state.hands.hand(1) and state.phase == "play"
+    moves += played_out(state)
+    known = replay(GAME, moves, seats=3, dealer=0)
+    blind = replay(GAME, GAME.moves_only(moves), seats=3, dealer=0)
+    assert known.verdicts == blind.verdicts == ()
+    assert GAME.result(known.final) == GAME.result(blind.final)
+
+
+def played_out(state: LHombreState) -> list[Move]:
+    """The rest of the hand, each move the first legal one."""
+    moves: list[Move] = []
+    while not state.over:
+        moves.append(GAME.legal_moves(state)[0])
+        state = GAME.apply(state, moves[-1]).state
+    return moves
+
+
 def test_the_leftover_talon_is_shown_or_hidden_by_the_last_served() -> None:
     state = run(sans_prendre_a()[:7])
     assert state.phase == "talon"
@@ -354,6 +432,57 @@ def test_a_revoke_is_found_at_the_same_move_in_both_recording_modes() -> None:
         ("lhombre.follow_suit", 10, None)
     ]
     assert [(v.rule, v.move_index, v.proved_at) for v in blind.verdicts] == [("lhombre.follow_suit", 10, 13)]
+
+
+# Deal D: with hearts trump, seat 2 (D1 of the hombre, seat 1) holds the baste AC and the 2H, an ordinary
+# trump; seat 0 holds no trump at all.
+DEAL_D = Deal(
+    hands=(
+        hand("KC QC JC 7C 6C 5C 4C 3C 2C"),
+        hand("AS 7H AH KH QH JH 3H KD QD"),
+        hand("AC 2H KS QS JS 7S 6S 5S 4S"),
+    ),
+    stock=hand("4H 5H 6H 3S 2S JD AD 2D 3D 4D 5D 6D 7D"),
+)
+
+
+def test_a_matador_proof_is_refined_to_follow_suit_when_an_ordinary_trump_shows_up() -> None:
+    # Seat 1 plays sans prendre in hearts and leads the espadille; seat 2 throws KS (move 9) though he
+    # holds the 2H. Deal known: follow_suit at once (the privilege only excuses a matador). Deal unknown:
+    # his baste on a diamond lead (move 12) proves he kept a matador the espadille forced; his 2H led to
+    # trick 4 (move 17) shows he also held an ordinary trump: the same verdict, its rule refined, still
+    # proved at move 12.
+    moves = [
+        DEAL_D,
+        Call(seat=1, call="sans_prendre"),
+        Call(seat=2, call="pass"),
+        Call(seat=0, call="pass"),
+        Choose(seat=1, choice="trump", value="H"),
+        Exchange(seat=2),
+        Exchange(seat=0),
+        Choose(seat=None, choice="talon", value="hidden"),
+        *plays([("AS", "KS", "2C"), ("KD", "AC", "3C")]),
+        *plays([("QS", "4C", "QD"), ("2H", "5C", "3H")], leader=2),
+    ]
+    known = replay(GAME, moves, seats=3, dealer=0)
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in known.verdicts] == [
+        ("lhombre.follow_suit", 2, 9, None)]
+    blind_moves = GAME.moves_only(moves)
+    proved = replay(GAME, blind_moves[:13], seats=3, dealer=0)
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in proved.verdicts] == [
+        ("lhombre.matador", 2, 9, 12)]
+    refined = GAME.apply(replay(GAME, blind_moves[:17], seats=3, dealer=0).final, blind_moves[17])
+    assert [(v.rule, v.move_index, v.proved_at) for v in refined.verdicts] == [("lhombre.follow_suit", 9, 12)]
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in refined.state.verdicts] == [
+        ("lhombre.follow_suit", 2, 9, 12)]
+    assert refined.verdicts[0].message == known.verdicts[0].message
+    # To the end of the hand: the same verdicts, the same result.
+    rest = played_out(lh(known.final))
+    known = replay(GAME, [*moves, *rest], seats=3, dealer=0)
+    blind = replay(GAME, GAME.moves_only([*moves, *rest]), seats=3, dealer=0)
+    assert [(v.rule, v.seat, v.move_index) for v in blind.verdicts] == [
+        (v.rule, v.seat, v.move_index) for v in known.verdicts] == [("lhombre.follow_suit", 2, 9)]
+    assert GAME.result(blind.final).scores == GAME.result(known.final).scores
 
 
 # ---- the vole by continuation (§7) and the hombre's matadors (§10.4) ---------------------------------
@@ -696,12 +825,24 @@ def test_an_injected_revoke_is_found_at_the_same_move_in_both_modes(seed: int) -
     assert [(v.move_index, v.seat) for v in known.verdicts] == [(i, seat)]
     assert [(v.move_index, v.seat) for v in blind.verdicts] == [(i, seat)]
     assert blind.verdicts[0].proved_at is not None
-    # The rule's name can differ in one case, decided in the shared ombre.revoke_check: holding both an
-    # ordinary trump and a matador forced by a higher matador led, the known deal names follow_suit, while
-    # the unknown deal names whichever card the seat happens to play first (the matador: "matador").
-    rules = {known.verdicts[0].rule, blind.verdicts[0].rule}
-    assert len(rules) == 1 or rules == {"lhombre.follow_suit", "lhombre.matador"}
+    # The same rule in both modes: holding both an ordinary trump and a matador forced by a higher matador
+    # led, the unknown deal first proves the kept matador, then its ordinary trump refines the verdict to
+    # follow_suit, the rule the known deal names (ombre.revoke_check).
+    assert blind.verdicts[0].rule == known.verdicts[0].rule
     assert GAME.result(blind.final).scores == GAME.result(known.final).scores
+
+
+@settings(max_examples=examples(200))
+@given(seed=seeds, opts=options)
+def test_hands_with_table_irregularities_are_recorded_alike_in_both_modes(
+    seed: int, opts: dict[str, Any]
+) -> None:
+    # Low calls (passes with a verdict), talon cards drawn in any order where its order was not recorded,
+    # revokes: the same records are accepted with and without the deal, with the same verdicts in the end.
+    rng = random.Random(seed)
+    moves, dealer = irregular_hand(GAME, rng, options=opts, choose=chooser(rng, stop=False))
+    judged = recorded_alike(GAME, moves, options=opts, dealer=dealer)
+    assert {rule for _, rule, _ in judged} <= {"lhombre.call_low", "lhombre.follow_suit", "lhombre.matador"}
 
 
 def test_the_game_is_registered() -> None:

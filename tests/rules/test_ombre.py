@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scoring.rules import ombre
 from scoring.rules.cards import LATIN_40
-from scoring.rules.core import HandState, Holdings
+from scoring.rules.core import HandState, Holdings, Verdict
 from scoring.rules.tricks import winner_of
 
 from .playout import examples
@@ -217,12 +217,19 @@ def _state(hands: tuple[frozenset[str], ...] | None) -> _State:
 
 
 def _check(state: _State, seat: int, card: str, trick: list[str]) -> tuple[_State, list[str]]:
+    new, verdicts = _play(state, seat, card, trick, "H", 4, "hombre")
+    return new, [f"{v.rule}@{v.move_index}" for v in verdicts]
+
+
+def _play(
+    state: _State, seat: int, card: str, trick: list[str], trump: str, n: int, prefix: str
+) -> tuple[_State, list[Verdict]]:
+    """One play checked and kept as a game keeps it: the verdicts it refines replaced by the new ones."""
     pending, verdicts = ombre.revoke_check(
-        state, seat, card, trick_cards=trick, trump="H", matador_count=4, trick=1, prefix="hombre"
+        state, seat, card, trick_cards=trick, trump=trump, matador_count=n, trick=1, prefix=prefix
     )
-    return replace(state, pending=pending, move_index=state.move_index + 1), [
-        f"{v.rule}@{v.move_index}" for v in verdicts
-    ]
+    kept = ombre.unrefined(state.verdicts, verdicts) + tuple(verdicts)
+    return replace(state, pending=pending, move_index=state.move_index + 1, verdicts=kept), verdicts
 
 
 def test_a_matador_kept_against_a_plain_trump_is_not_proof_of_a_revoke() -> None:
@@ -244,14 +251,33 @@ def test_an_ordinary_trump_played_later_proves_the_revoke_back_at_the_move() -> 
 
 
 def test_a_lower_matador_played_later_proves_the_matador_revoke_once() -> None:
-    # AS led; seat 2 throws KS; later 7H (forced by AS) and then 3H: one verdict, for move 0.
+    # AS led; seat 2 throws KS; later 7H (forced by AS) proves a matador revoke at move 0, and then AC
+    # (another forced matador) proves nothing more.
     state = _state(None)
     state, _ = _check(state, 2, "KS", ["AS"])
     assert ombre.open_keys(state, 2) == {"trump", "card:7H", "card:AC", "card:AH"}
     state, found = _check(state, 2, "7H", [])
     assert found == ["hombre.matador@0"]
-    state, found = _check(state, 2, "3H", [])
+    assert ombre.open_keys(state, 2) == {"trump"}
+    state, found = _check(state, 2, "AC", [])
     assert found == []
+    assert [(v.rule, v.move_index, v.proved_at) for v in state.verdicts] == [("hombre.matador", 0, 1)]
+
+
+def test_an_ordinary_trump_after_the_matador_proof_refines_the_rule_to_follow_suit() -> None:
+    # As above, and then 3H, an ordinary trump: seat 2 also held one when AS was led, so the deal-known
+    # rule applies (the privilege only excuses the matador). The verdict is refined, not doubled: same
+    # move, still proved at move 1 by the 7H.
+    state = _state(None)
+    state, _ = _check(state, 2, "KS", ["AS"])
+    state, _ = _check(state, 2, "7H", [])
+    state, found = _check(state, 2, "3H", [])
+    assert found == ["hombre.follow_suit@0"]
+    assert [(v.rule, v.move_index, v.proved_at) for v in state.verdicts] == [("hombre.follow_suit", 0, 1)]
+    assert ombre.open_keys(state, 2) == frozenset()
+    # The known deal names the same rule at once.
+    known = _state((frozenset(), frozenset(), frozenset({"KS", "7H", "3H"})))
+    assert _check(known, 2, "KS", ["AS"])[1] == ["hombre.follow_suit@0"]
 
 
 def test_deal_known_gives_the_verdict_at_once() -> None:
@@ -273,7 +299,8 @@ def test_deal_known_gives_the_verdict_at_once() -> None:
 def test_follow_options_and_both_modes_agree_on_random_hands(seed: int, n: int, trump: str) -> None:
     """For a random hand and trick: the options are non-empty, a subset of the hand, and every card
     outside them draws a deal-known verdict whose moves-only assertion a later play of a forceable held
-    card proves (and a privileged one never does)."""
+    card proves (and a privileged one never does), ending with the deal-known rule once every card of the
+    hand is down."""
     rng = random.Random(seed)
     cards = list(LATIN_40.cards)
     rng.shuffle(cards)
@@ -286,18 +313,10 @@ def test_follow_options_and_both_modes_agree_on_random_hands(seed: int, n: int, 
         assert (rule is None) == (card in options)
         if rule is None or not trick:
             continue
-        # moves only: play the card, then every other card of the hand one by one
-        state = _state(None)
-        pending, found = ombre.revoke_check(
-            state, 0, card, trick_cards=trick, trump=trump, matador_count=n, trick=1, prefix="x"
-        )
-        state = replace(state, pending=pending, move_index=1)
-        proved = []
-        for later in sorted(hand - {card}):
-            pending, found = ombre.revoke_check(
-                state, 0, later, trick_cards=[], trump=trump, matador_count=n, trick=2, prefix="x"
-            )
-            state = replace(state, pending=pending, move_index=state.move_index + 1)
-            proved += found
-        assert [v.move_index for v in proved] == [0]
-        assert proved[0].rule in {"x.follow_suit", "x.matador"}
+        # moves only: play the card, then every other card of the hand one by one, in a random order;
+        # once they are all down, the one verdict standing is the deal-known one
+        state, _ = _play(_state(None), 0, card, trick, trump, n, "x")
+        for later in rng.sample(sorted(hand - {card}), len(hand) - 1):
+            state, _ = _play(state, 0, later, [], trump, n, "x")
+        assert [(v.rule, v.move_index) for v in state.verdicts] == [(f"x.{rule}", 0)]
+        assert state.verdicts[0].proved_at is not None

@@ -70,6 +70,27 @@ def result_of(moves: Sequence[Move], **kw: Any) -> HandResult:
     return GAME.result(state)
 
 
+def found(moves: Sequence[Move], **kw: Any) -> list[tuple[str, int | None, int, int | None]]:
+    """The verdicts of a hand: (rule, seat, move index, proved at)."""
+    kw.setdefault("seats", 4)
+    kw.setdefault("dealer", 3)
+    return [(v.rule, v.seat, v.move_index, v.proved_at) for v in replay(GAME, moves, **kw).verdicts]
+
+
+def both_modes(moves: Sequence[Move], **kw: Any) -> tuple[list[tuple[str, int | None, int, int | None]], ...]:
+    """The verdicts with the deal recorded and without it; both end with the same result."""
+    assert result_of(moves, **kw) == result_of(GAME.moves_only(moves), **kw)
+    return found(moves, **kw), found(GAME.moves_only(moves), **kw)
+
+
+def strict_code(moves: Sequence[Move], move: Move, **kw: Any) -> str:
+    """The code a strict table refuses ``move`` with, after ``moves``."""
+    state = run(moves, options={**kw.pop("options", {}), "strict": True}, **kw)
+    with pytest.raises(IrregularMoveRefused) as refused:
+        GAME.apply(state, move)
+    return refused.value.code
+
+
 def test_the_hand_is_a_legal_deal_of_ten_cards_each() -> None:
     assert all(len(h) == 10 for h in HANDS_4)
     assert sorted(c for h in HANDS_4 for c in h) == sorted(GAME.deck.cards)
@@ -132,32 +153,55 @@ def test_napoletana_and_three_aces_share_the_ace_and_both_score() -> None:
     assert trad.details["deal_scores"] == [11, 6]
 
 
-def test_the_same_combination_cannot_be_declared_twice() -> None:
+def test_the_same_combination_declared_twice_is_recorded_and_scores_once() -> None:
+    # Declared twice aloud at the table: the second draws a verdict and scores nothing (a strict table
+    # refuses it). The other trio of Aces counts as the same rank set, whoever holds its cards.
     state = run([Deal(hands=HANDS_4), THREE_ACES])
-    with pytest.raises(ImpossibleMove) as again:
-        GAME.apply(state, THREE_ACES)
-    assert again.value.code == "tressette.already_declared"
-    with pytest.raises(ImpossibleMove) as other_trio:
-        GAME.apply(state, Declare(seat=0, combination="three_aces", cards=("AS", "AH", "AC")))
-    assert other_trio.value.code == "tressette.already_declared"
+    again = GAME.apply(state, THREE_ACES)
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in again.verdicts] == [
+        ("tressette.already_declared", 0, 2, None)]
+    assert "already been declared by seat 0" in again.verdicts[0].message
+    other_trio = Declare(seat=0, combination="three_aces", cards=("AS", "AH", "AC"))
+    assert [v.rule for v in GAME.apply(state, other_trio).verdicts] == ["tressette.already_declared"]
+    moves = [Deal(hands=HANDS_4), THREE_ACES, THREE_ACES, *plays(TRICKS_4, 4)]
+    # Deal unknown, the second waits until the first stands: seat 0's AH, the last of the trio, at move 3 +
+    # 16 + 3 = 22 (the fourth card of trick 5).
+    assert both_modes(moves) == ([("tressette.already_declared", 0, 2, None)],
+                                 [("tressette.already_declared", 0, 2, 22)])
+    result = result_of(moves)
+    assert result.details["declaration_points"] == [3, 0]
+    assert [d["valid"] for d in result.details["declarations"]] == [True, False]
+    twice = strict_code([Deal(hands=HANDS_4), THREE_ACES], THREE_ACES)
+    assert twice == "irregular.tressette.already_declared"
 
 
 def test_a_card_already_played_no_longer_counts_for_a_declaration() -> None:
-    # Seat 0 has played 3D to trick 1: the napoletana is gone, the three Aces are still in his hand.
-    state = run([Deal(hands=HANDS_4), PlayCard(seat=0, card="3D")])
-    with pytest.raises(ImpossibleMove) as gone:
-        GAME.apply(state, NAPOLETANA_D)
-    assert gone.value.code == "tressette.not_in_hand"
-    assert GAME.apply(state, THREE_ACES).verdicts == ()
+    # Seat 0 has played 3D to trick 1: the napoletana is gone, the three Aces are still in his hand. Both
+    # modes know it at once: the verdict is on the declaration itself.
+    start = [Deal(hands=HANDS_4), PlayCard(seat=0, card="3D")]
+    step = GAME.apply(run(start), NAPOLETANA_D)
+    assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in step.verdicts] == [
+        ("tressette.false_declaration", 0, 2, None)]
+    assert "3D had already been played" in step.verdicts[0].message
+    assert GAME.apply(run(start), THREE_ACES).verdicts == ()
+    moves = [*start, NAPOLETANA_D, *plays(TRICKS_4, 4)[1:]]
+    assert both_modes(moves) == ([("tressette.false_declaration", 0, 2, None)],
+                                 [("tressette.false_declaration", 0, 2, None)])
+    assert result_of(moves).details["declaration_points"] == [0, 0]
+    assert strict_code(start, NAPOLETANA_D) == "irregular.tressette.false_declaration"
+    assert strict_code(GAME.moves_only(start), NAPOLETANA_D) == "irregular.tressette.false_declaration"
 
 
-def test_a_combination_not_in_the_recorded_hand_is_refused() -> None:
+def test_a_combination_not_in_the_recorded_hand_is_recorded_as_false() -> None:
+    # Seat 1 declares the three Aces that the recorded deal gives to seat 0: he said it, so it is recorded,
+    # with a verdict naming where the deal puts the card; it scores nothing.
     state = run([Deal(hands=HANDS_4)])
-    with pytest.raises(ImpossibleMove) as err:
-        GAME.apply(state, Declare(seat=1, combination="three_aces", cards=("AS", "AH", "AD")))
-    assert err.value.code == "tressette.not_in_hand"
-    assert err.value.field == "cards"
-    assert "seat 0" in err.value.message
+    lie = Declare(seat=1, combination="three_aces", cards=("AS", "AH", "AD"))
+    step = GAME.apply(state, lie)
+    assert [(v.rule, v.seat, v.trick, v.move_index) for v in step.verdicts] == [
+        ("tressette.false_declaration", 1, 1, 1)]
+    assert "the recorded deal gives AS to seat 0" in step.verdicts[0].message
+    assert strict_code([Deal(hands=HANDS_4)], lie) == "irregular.tressette.false_declaration"
 
 
 @pytest.mark.parametrize(
@@ -199,11 +243,20 @@ def test_seed_window_closes_with_ones_own_card_to_trick_two() -> None:
     # Seat 0 leads trick 2: before his card he may still declare the Aces; after it, no longer.
     led = run([Deal(hands=HANDS_4), *trick_one, PlayCard(seat=0, card="2D")])
     assert not GAME.in_window(led, 0) and GAME.in_window(led, 1)
-    with pytest.raises(ImpossibleMove) as late:
-        GAME.apply(led, THREE_ACES)
-    assert late.value.code == "tressette.window"
     # The window is open for every seat, not only the one to play.
-    assert GAME.actors(led, THREE_ACES) == {1, 2, 3}
+    assert [GAME.in_window(led, s) for s in range(4)] == [False, True, True, True]
+    # Declared after it, the Aces (still in his hand) are recorded with a verdict and score nothing, in
+    # both modes at once; a strict table refuses them.
+    late = GAME.apply(led, THREE_ACES)
+    assert [(v.rule, v.seat, v.trick, v.move_index, v.proved_at) for v in late.verdicts] == [
+        ("tressette.window", 0, 2, 6, None)]
+    moves = [Deal(hands=HANDS_4), *trick_one, PlayCard(seat=0, card="2D"), THREE_ACES,
+             *plays(TRICKS_4, 4)[5:]]
+    assert both_modes(moves) == ([("tressette.window", 0, 6, None)], [("tressette.window", 0, 6, None)])
+    assert result_of(moves).details["declaration_points"] == [0, 0]
+    assert strict_code(moves[:6], THREE_ACES) == "irregular.tressette.window"
+    # Anyone may speak at any time during the play.
+    assert GAME.actors(led, THREE_ACES) == {0, 1, 2, 3}
 
 
 def test_first_three_tricks_window() -> None:
@@ -211,17 +264,15 @@ def test_first_three_tricks_window() -> None:
     led = run([Deal(hands=HANDS_4), *plays(TRICKS_4[:1], 4), PlayCard(seat=0, card="2D")], options=opts)
     assert GAME.apply(led, THREE_ACES).verdicts == ()
     third = run([Deal(hands=HANDS_4), *plays(TRICKS_4[:2], 4), PlayCard(seat=0, card="AD")], options=opts)
-    with pytest.raises(ImpossibleMove) as late:
-        GAME.apply(third, THREE_ACES)
-    assert late.value.code == "tressette.window"
+    assert [v.rule for v in GAME.apply(third, THREE_ACES).verdicts] == ["tressette.window"]
 
 
 def test_end_of_first_trick_window_counts_the_card_played_to_trick_one() -> None:
     opts = {"declaration_window": "end_of_first_trick"}
     start = run([Deal(hands=HANDS_4)], options=opts)
-    with pytest.raises(ImpossibleMove) as early:
-        GAME.apply(start, NAPOLETANA_D)
-    assert early.value.code == "tressette.window"
+    early = GAME.apply(start, NAPOLETANA_D)
+    assert [v.rule for v in early.verdicts] == ["tressette.window"]
+    assert "open only after trick 1" in early.verdicts[0].message
     # After trick 1 and before trick 2 is led, 3D (played to trick 1) still counts.
     moves = [Deal(hands=HANDS_4), *plays(TRICKS_4[:1], 4), NAPOLETANA_D, *plays(TRICKS_4[1:], 4)]
     assert result_of(moves, options=opts).details["declaration_points"] == [3, 0]
@@ -229,9 +280,8 @@ def test_end_of_first_trick_window_counts_the_card_played_to_trick_one() -> None
     assert blind.details["declaration_points"] == [3, 0]
     # Seat 1 may not count seat 0's trick-1 card.
     after = run([Deal(hands=HANDS_4), *plays(TRICKS_4[:1], 4)], options=opts)
-    with pytest.raises(ImpossibleMove) as other:
-        GAME.apply(after, Declare(seat=1, combination="napoletana", cards=("AD", "2D", "3D")))
-    assert other.value.code == "tressette.not_in_hand"
+    other = GAME.apply(after, Declare(seat=1, combination="napoletana", cards=("AD", "2D", "3D")))
+    assert [v.rule for v in other.verdicts] == ["tressette.false_declaration"]
 
 
 def test_four_of_a_kind_is_one_combination_worth_four() -> None:
@@ -251,9 +301,8 @@ def test_four_of_a_kind_is_one_combination_worth_four() -> None:
     shuffled = Declare(seat=1, combination="four_threes", cards=("3C", "3D", "3H", "3S"))
     assert GAME.apply(state, shuffled).verdicts == ()
     state = GAME.apply(state, four).state
-    with pytest.raises(ImpossibleMove) as again:
-        GAME.apply(state, Declare(seat=1, combination="three_threes", cards=("3D", "3H", "3S")))
-    assert again.value.code == "tressette.already_declared"
+    again = GAME.apply(state, Declare(seat=1, combination="three_threes", cards=("3D", "3H", "3S")))
+    assert [v.rule for v in again.verdicts] == ["tressette.already_declared"]
     state = GAME.apply(state, Declare(seat=1, combination="three_aces", cards=("AD", "AH", "AS"))).state
     while not state.over:
         state = GAME.apply(state, next(m for m in GAME.legal_moves(state) if isinstance(m, PlayCard))).state
@@ -297,22 +346,64 @@ def test_moves_only_false_declaration_is_found_when_another_seat_plays_the_card(
     result = GAME.result(full.final)
     assert result.details["declaration_points"] == [0, 0]
     assert result.details["declarations"][0]["valid"] is False
+    # With the deal recorded, the same record draws the same verdict on the declaration itself.
+    assert both_modes([Deal(hands=HANDS_4), false, *plays(TRICKS_4, 4)]) == (
+        [("tressette.false_declaration", 1, 1, None)], [("tressette.false_declaration", 1, 1, 10)])
 
 
 def test_moves_only_declaration_confirmed_by_the_declarers_own_plays() -> None:
     moves = [Deal(hands=HANDS_4), NAPOLETANA_D, THREE_ACES, *plays(TRICKS_4, 4)]
     known, blind = result_of(moves), result_of(GAME.moves_only(moves))
     assert blind.details["deal_scores"] == known.details["deal_scores"] == [12, 5]
-    # Deal unknown, a declared card already played is still refused at once.
-    state = run([Deal(hands=None), PlayCard(seat=0, card="3D")])
-    with pytest.raises(ImpossibleMove) as gone:
-        GAME.apply(state, NAPOLETANA_D)
-    assert gone.value.code == "tressette.not_in_hand"
-    # ... and so is a card another seat has declared.
+    # Deal unknown, a card another seat has declared is no reason to refuse: either may be the one lying,
+    # and the cards played will tell.
     state = run([Deal(hands=None), THREE_ACES])
-    with pytest.raises(ImpossibleMove) as taken:
-        GAME.apply(state, Declare(seat=2, combination="napoletana", cards=("AD", "2D", "3D")))
-    assert taken.value.code == "tressette.not_in_hand"
+    taken = GAME.apply(state, Declare(seat=2, combination="napoletana", cards=("AD", "2D", "3D")))
+    assert taken.verdicts == ()
+    assert taken.state.declarations[-1].ruling is None
+
+
+# The issue's case: a false declaration, then the true one by another seat. Move 1 is seat 1's lie (seat 0
+# holds the Aces), move 2 seat 0's truth; the cards start at move 3, so seat 0 plays AD at move 3 + 8 = 11
+# (trick 3), AS at 3 + 12 = 15 (trick 4) and AH at 3 + 16 + 3 = 22 (the fourth card of trick 5).
+SEAT_1_LIES = Declare(seat=1, combination="three_aces", cards=("AS", "AH", "AD"))
+
+
+def test_a_false_declaration_then_the_true_one_by_another_seat_in_both_modes() -> None:
+    moves = [Deal(hands=HANDS_4), SEAT_1_LIES, THREE_ACES, *plays(TRICKS_4, 4)]
+    known, blind = both_modes(moves)
+    # Deal recorded: the lie is known at once, and the truth scores. Deal unknown: both are taken down,
+    # the lie is shown by seat 0's AD, and the truth stands on seat 0's own plays.
+    assert known == [("tressette.false_declaration", 1, 1, None)]
+    assert blind == [("tressette.false_declaration", 1, 1, 11)]
+    result = result_of(moves)
+    assert result.details["declaration_points"] == [3, 0]
+    assert result.details["deal_scores"] == [9, 5]
+    assert [d["valid"] for d in result.details["declarations"]] == [False, True]
+
+
+def test_the_true_declaration_then_a_false_one_by_another_seat_in_both_modes() -> None:
+    moves = [Deal(hands=HANDS_4), THREE_ACES, SEAT_1_LIES, *plays(TRICKS_4, 4)]
+    known, blind = both_modes(moves)
+    # The Aces were already declared (validly) when seat 1 spoke: that is the verdict, in both modes.
+    # Deal unknown it waits until seat 0's trio stands: his AH, the last of the three, at move 22.
+    assert known == [("tressette.already_declared", 1, 2, None)]
+    assert blind == [("tressette.already_declared", 1, 2, 22)]
+    assert result_of(moves).details["declaration_points"] == [3, 0]
+
+
+def test_a_claim_settles_the_declarations_still_open() -> None:
+    # Deal unknown, seats 0 and 2 both declare three Aces, then seat 0 claims the rest after trick 1. The
+    # cards never played cannot be checked: an open declaration stands, so seat 2's is one too many. With
+    # the deal recorded seat 0's is true at once and seat 2's draws the same verdict on the spot.
+    seat_2 = Declare(seat=2, combination="three_aces", cards=("AS", "AH", "AC"))
+    moves = [Deal(hands=HANDS_4), THREE_ACES, seat_2, *plays(TRICKS_4[:1], 4), Claim(seat=0),
+             ClaimResponse(seat=1, accept=True), ClaimResponse(seat=2, accept=True),
+             ClaimResponse(seat=3, accept=True)]
+    known, blind = both_modes(moves)
+    assert known == [("tressette.already_declared", 2, 2, None)]
+    assert blind == [("tressette.already_declared", 2, 2, 10)]
+    assert result_of(moves).details["declaration_points"] == [3, 0]
 
 
 # ---- three players ---------------------------------------------------------------------------------

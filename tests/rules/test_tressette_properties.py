@@ -1,6 +1,7 @@
 """Tressette over thousands of random legal hands, 4 and 3 players, both recording modes: the thirds and
 points invariants, every card played once, legal moves agreeing with apply, moves-only replay, an injected
-revoke found at the right move, and matches to 31."""
+revoke found at the right move, injected declarations (late, false, repeated) judged alike in both modes
+and as the rules read from the deal, and matches to 31."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from scoring.rules import get_game
 from scoring.rules.core import HandResult, HandState, replay
 from scoring.rules.errors import ImpossibleMove, IrregularMoveRefused
 from scoring.rules.moves import Deal, Declare, Move, PlayCard
-from scoring.rules.tressette import Tressette, TressetteState, card_units, sides_of
+from scoring.rules.tressette import VALID, Tressette, TressetteState, card_units, sides_of
 
 from .playout import Playout, examples, play_random
 
@@ -124,24 +125,54 @@ def test_apply_accepts_exactly_the_legal_moves_and_flags_the_others(seed: int, s
                 ("follow_suit", seat, state.move_index)]
             with pytest.raises(IrregularMoveRefused):
                 GAME.apply(replace(state, options=strict), PlayCard(seat=seat, card=card))
-        # Every declaration a seat in its window could make is offered; any other is refused.
+        # Every declaration the rules allow now is offered; any other is recorded with the verdict the rules
+        # name (said aloud at the table), and refused by a strict table. Every window has closed by the end
+        # of trick 3: the lead to trick 4 shows the late declarations, and the rest of the hand adds nothing.
+        done = len(state.trickplay.done)
+        if done > 3 or (done == 3 and not state.trickplay.leading):
+            continue
         declares = {(m.seat, m.combination, m.cards) for m in legal if isinstance(m, Declare)}
+        valid = {_key(m) for m in p.moves[:state.move_index] if isinstance(m, Declare)}  # all legal here
+        refused_once = False
         for other in range(seats):
-            held = state.hands.hand(other)
             for move in _all_declarations(other):
-                key = (move.seat, move.combination, move.cards)
-                if key in declares:
+                rule = _ruling(state, move, valid)
+                if (move.seat, move.combination, move.cards) in declares:
+                    assert rule == VALID
                     continue
-                with pytest.raises(ImpossibleMove) as refused:
-                    GAME.apply(state, move)
-                assert refused.value.code.startswith("tressette."), refused.value.code
-                if GAME.in_window(state, other) and set(move.cards) <= held and not any(
-                        d.key == _key(move) for d in state.declarations):
-                    pytest.fail(f"{move} is held, in the window and not declared, but not offered")
+                step = GAME.apply(state, move)
+                assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in step.verdicts] == [
+                    (rule, other, state.move_index, None)]
+                if not refused_once:
+                    with pytest.raises(IrregularMoveRefused) as refused:
+                        GAME.apply(replace(state, options=strict), move)
+                    assert refused.value.code == f"irregular.{rule}"
+                    refused_once = True
 
 
 def _key(move: Declare) -> str:
     return GAME.parse_combination(move.combination, move.cards)[2]
+
+
+def _ruling(state: TressetteState, move: Declare, valid: set[str]) -> str:
+    """The rules file's reading of a declaration, from the recorded deal: outside the declarer's window,
+    the same rank set or napoletana already validly declared, cards not all in his hand, or valid."""
+    assert move.seat is not None
+    seat, play, window = move.seat, state.trickplay, state.options["declaration_window"]
+    mine = [c for t in (*play.done, play.current) for s, c in t.plays if s == seat]
+    if window == "end_of_first_trick":
+        open_now = len(play.done) == 1 and not play.current.plays
+        held = state.hands.hand(seat) | set(mine[:1])  # his card to trick 1 still counts
+    else:
+        open_now = len(mine) < {"seed": 2, "first_three_tricks": 3}[window]
+        held = state.hands.hand(seat)
+    if not open_now:
+        return "tressette.window"
+    if _key(move) in valid:
+        return "tressette.already_declared"
+    if not set(move.cards) <= held:
+        return "tressette.false_declaration"
+    return VALID
 
 
 def _all_declarations(seat: int) -> list[Declare]:
@@ -218,6 +249,64 @@ def test_one_injected_revoke_is_found_at_the_right_move_in_both_modes(seed: int,
     assert proved is not None and proved > index
     assert isinstance(moves[proved], PlayCard) and moves[proved].seat == seat
     assert GAME.result(blind.final).scores == GAME.result(known.final).scores
+
+
+def _play_with_declarations(rng: random.Random, seats: int, options: dict[str, Any]
+                            ) -> tuple[list[Move], int, list[tuple[str, int, int]]]:
+    """A random hand with declarations said at random moments, mostly in the first tricks: half of them
+    ones the rules allow when there are any, the others any combination by any seat, or one already said.
+    Returns the moves, the dealer and each declaration's ruling by the rules (rule, seat, move index); every
+    irregular one is checked refused by a strict table as it is made."""
+    dealer = rng.randrange(seats)
+    state = GAME.initial_state(options, seats=seats, dealer=dealer)
+    deal = GAME.random_deal(state, rng)
+    state = GAME.apply(state, deal).state
+    moves: list[Move] = [deal]
+    judged: list[tuple[str, int, int]] = []
+    valid: set[str] = set()
+    while not state.over:
+        legal = GAME.legal_moves(state)
+        move: Move = rng.choice([m for m in legal if isinstance(m, PlayCard)])
+        if rng.random() < (0.3 if len(state.trickplay.done) < 3 else 0.02):
+            said = [m for m in moves if isinstance(m, Declare)]
+            allowed = [m for m in legal if isinstance(m, Declare)]
+            if allowed and rng.random() < 0.5:
+                move = rng.choice(allowed)
+            elif said and rng.random() < 0.3:
+                move = rng.choice(said)
+            else:
+                move = rng.choice(_all_declarations(rng.randrange(seats)))
+            assert isinstance(move, Declare) and move.seat is not None
+            rule = _ruling(state, move, valid)
+            if rule == VALID:
+                valid.add(_key(move))
+            else:
+                with pytest.raises(IrregularMoveRefused):
+                    GAME.apply(replace(state, options={**state.options, "strict": True}), move)
+            judged.append((rule, move.seat, state.move_index))
+        moves.append(move)
+        state = GAME.apply(state, move).state
+    return moves, dealer, judged
+
+
+@settings(max_examples=examples(200))
+@given(seed=seeds, seats=seat_counts, options=option_sets)
+def test_injected_declarations_are_judged_alike_in_both_modes_and_as_the_rules_read(
+        seed: int, seats: int, options: dict[str, Any]) -> None:
+    moves, dealer, judged = _play_with_declarations(random.Random(seed), seats, options)
+    irregular = [j for j in judged if j[0] != VALID]
+    known = replay(GAME, moves, options=options, seats=seats, dealer=dealer)
+    assert [(v.rule, v.seat, v.move_index) for v in known.verdicts] == irregular
+    assert all(v.proved_at is None for v in known.verdicts)
+    # Deal unknown: the same records are accepted and end with the same verdicts, each proved at the
+    # declaration itself or by a later card.
+    blind = replay(GAME, GAME.moves_only(moves), options=options, seats=seats, dealer=dealer)
+    assert sorted((v.move_index, v.rule, v.seat) for v in blind.verdicts) == sorted(
+        (i, rule, seat) for rule, seat, i in irregular)
+    assert all(v.proved_at is None or v.proved_at > v.move_index for v in blind.verdicts)
+    result = GAME.result(known.final)
+    assert GAME.result(blind.final) == result
+    assert [d["valid"] for d in result.details["declarations"]] == [rule == VALID for rule, _, _ in judged]
 
 
 @settings(max_examples=examples(100))

@@ -6,6 +6,7 @@ member, an outsider (signed in, no role at the club) and an anonymous visitor.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -323,6 +324,48 @@ def test_an_irregular_card_keyed_is_recorded_with_the_engine_s_verdict_and_flagg
     page = client.get(_url(match)).text
     assert "Irregular, flagged for the director" in page
     assert "⚑" in page
+
+
+def test_a_declaration_of_cards_not_held_is_recorded_with_its_verdict_and_every_page_shows_it(
+    people: People, match: Match
+) -> None:
+    # Said aloud at the table by a seat holding fewer than three Aces: three Aces, so at least one of them
+    # is a card the recorded deal gives to another seat.
+    hands = hand_state(_hand(match))["state"]["hands"]
+    seat = next(s for s, held in enumerate(hands) if sum(c[0] == "A" for c in held) < 3)
+    declare = {"type": "declare", "seat": seat, "combination": "three_aces", "cards": ["AS", "AH", "AD"]}
+    client = _client(people.scorer)
+
+    response = _post_move(client, match, move=json.dumps(declare))
+
+    assert response.status_code == 302
+    hand = _hand(match)
+    assert _moves_in_stream(hand)[-1]["type"] == "declare" and hand.flagged
+    assert "⚑ tressette.false_declaration" in client.get(_url(match)).text
+    _finish_hand(match)
+    for url in [f"/matches/{match.pk}/", _url(match), _url(match, "replay/") + "?step=2"]:
+        page = client.get(url)
+        assert page.status_code == 200, url
+    assert "⚑ tressette.false_declaration" in client.get(_url(match, "replay/") + "?step=2").text
+
+
+def test_a_low_call_is_recorded_as_a_pass_with_its_verdict_and_the_pages_show_it(
+    club: Club, people: People
+) -> None:
+    match = services.match_create(club=club, game="lhombre", seats=SEATS[:3])
+    client = _client(people.director)
+    _post_move(client, match, entry="deal")
+    first = hand_state(_hand(match))["state"]["to_act"][0]
+    _post_move(client, match, move=f'{{"type": "call", "seat": {first}, "call": "je_joue"}}')
+    second = hand_state(_hand(match))["state"]["to_act"][0]
+
+    response = _post_move(client, match, move=f'{{"type": "call", "seat": {second}, "call": "je_joue"}}')
+
+    assert response.status_code == 302
+    assert _hand(match).flagged
+    page = client.get(_url(match)).text
+    assert "⚑ lhombre.call_low" in page and "counts as a pass" in page
+    assert client.get(_url(match, "replay/") + "?step=3").status_code == 200
 
 
 def test_a_keying_error_writes_nothing_and_shows_its_plain_message(people: People, match: Match) -> None:
