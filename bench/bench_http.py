@@ -56,15 +56,26 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def post(port: int, path: str, body: dict[str, Any], token: str) -> tuple[int, dict[str, Any]]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    data = json.dumps(body)
-    headers = {"Content-Type": "application/json", "Authorization": f"Token {token}", "Host": "127.0.0.1"}
-    conn.request("POST", path, data, headers)
-    response = conn.getresponse()
-    payload = json.loads(response.read() or b"{}")
-    conn.close()
-    return response.status, payload
+class Client:
+    """One scorer's connection to the server, kept alive between moves as a browser keeps it."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.port, self.token = port, token
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        headers = {"Content-Type": "application/json", "Authorization": f"Token {self.token}"}
+        for attempt in range(2):
+            try:
+                self.conn.request("POST", path, json.dumps(body), headers)
+                response = self.conn.getresponse()
+                return response.status, json.loads(response.read() or b"{}")
+            except (http.client.HTTPException, ConnectionError):
+                if attempt:
+                    raise
+                self.conn.close()  # the server closed an idle connection: open another
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        raise AssertionError("unreachable")
 
 
 class Table(threading.Thread):
@@ -77,6 +88,7 @@ class Table(threading.Thread):
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.game = get_game(GAME)
+        self.client = Client(port, token)
 
     def run(self) -> None:
         number, version, dealer = 1, 1, 0
@@ -85,11 +97,9 @@ class Table(threading.Thread):
             move: Move = self.game.random_deal(state, self.rng)
             while True:
                 started = time.perf_counter()
-                status, body = post(
-                    self.port,
+                status, body = self.client.post(
                     f"/api/matches/{self.match_id}/hands/{number}/moves/",
                     {"move": move_to_dict(move), "expected_version": version},
-                    self.token,
                 )
                 self.latencies.append(time.perf_counter() - started)
                 if status != 201:
@@ -102,7 +112,7 @@ class Table(threading.Thread):
                 move = self.rng.choice(self.game.legal_moves(state))
             if time.monotonic() >= self.until:
                 return
-            status, body = post(self.port, f"/api/matches/{self.match_id}/hands/", {}, self.token)
+            status, body = self.client.post(f"/api/matches/{self.match_id}/hands/", {})
             if status != 201:  # the match is over: the next table's evening starts
                 return
             number, version, dealer = body["number"], body["version"], body["dealer"]
@@ -136,6 +146,7 @@ def main() -> None:
     parser.add_argument("--tables", default="1,4,32", help="how many tables record at once, in turn")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long each load lasts")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=4, help="threads per worker (gthread)")
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         print("note: the targets are for PostgreSQL; this runs on", connection.vendor)
@@ -180,7 +191,8 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        print(f"gunicorn, {args.workers} workers, {connection.vendor}; {GAME}, {args.seconds:g} s a load")
+        workers = f"{args.workers} workers x {args.threads} threads"
+        print(f"gunicorn, {workers}, {connection.vendor}; {GAME}, {args.seconds:g} s a load")
         print(f"{'tables':>6} {'moves':>8} {'moves/s':>10} {'median ms':>10} {'p99 ms':>10}")
         for tables in (int(t) for t in args.tables.split(",")):
             print(run_load(port, token, club, players, tables, args.seconds), flush=True)

@@ -36,6 +36,9 @@ def match_role(user: Any, match: Match) -> tuple[str | None, bool]:
     if user.is_superuser:
         return str(Role.DIRECTOR), True
     known: dict[int, tuple[str | None, bool]] = user.__dict__.setdefault("_match_roles", {})
+    if match.pk not in known and hasattr(match, "viewer_assigned"):  # read with the match (match_get)
+        role, assigned = getattr(match, "viewer_role", None), getattr(match, "viewer_assigned", False)
+        known[match.pk] = (str(role), bool(assigned)) if role is not None else (None, False)
     if match.pk not in known:
         assigned = Match.scorers.through.objects.filter(match_id=match.pk, user_id=user.pk)
         found = next(

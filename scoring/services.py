@@ -13,13 +13,14 @@ key was used for something else.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.db import connection, transaction
 
 from scoring import foldcache, permissions, signals, store
 from scoring.events import Event, HandStarted, MoveRecorded, MoveUndone, RulingRecorded
@@ -428,11 +429,21 @@ def _lock(hand: Hand) -> Hand:
     """The hand's row, locked until the transaction ends: writes to one hand queue up (PostgreSQL; on
     SQLite every write transaction already holds the database's write lock). Found by its match and
     number, so that a caller may pass a hand it has not read (Hand.DoesNotExist if there is none)."""
-    return (
-        Hand.objects.select_for_update()
-        .select_related("match")
-        .get(match_id=hand.match_id, number=hand.number)
-    )
+    if "match" not in hand._state.fields_cache:
+        return (
+            Hand.objects.select_for_update()
+            .select_related("match")
+            .get(match_id=hand.match_id, number=hand.number)
+        )
+    # The caller read the match in this request: the hand alone, in one statement written out (on the
+    # path of every move, where the ORM's compiling would cost more than the query).
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    sql = f"SELECT * FROM {Hand._meta.db_table} WHERE match_id = %s AND number = %s{lock}"
+    found = list(Hand.objects.raw(sql, [hand.match_id, hand.number]))
+    if not found:
+        raise Hand.DoesNotExist(f"match {hand.match_id} has no hand {hand.number}")
+    found[0].match = hand.match
+    return found[0]
 
 
 def _check_version(hand: Hand, expected_version: Any) -> None:
@@ -477,6 +488,27 @@ def _key_reused() -> ImpossibleMove:
     )
 
 
+# The hand row's projected fields, written after each append: one UPDATE written out rather than the
+# ORM's, which would be compiled anew for every move (the busiest write there is).
+_HAND_FIELDS = ("version", "position", "status", "flagged", "result", "ruled_against", "updated_at")
+
+
+def _save_hand(hand: Hand) -> None:
+    columns = ", ".join(f"{name} = %s" for name in _HAND_FIELDS)
+    values: list[Any] = [
+        hand.version,
+        hand.position,
+        hand.status,
+        hand.flagged,
+        None if hand.result is None else json.dumps(hand.result),
+        json.dumps(hand.ruled_against),
+        connection.ops.adapt_datetimefield_value(hand.updated_at),
+        hand.pk,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {Hand._meta.db_table} SET {columns} WHERE id = %s", values)
+
+
 def _refuse_if_later_hand(hand: Hand, code: str, message: str) -> None:
     if Hand.objects.filter(match_id=hand.match_id, number__gt=hand.number).exists():
         raise ImpossibleMove(code, message, field="type")
@@ -515,9 +547,7 @@ def _write(
     hand.version = appended.to_version
     hand.position = appended.positions[-1]
     hand.updated_at = appended.recorded_at
-    hand.save(
-        update_fields=["version", "position", "status", "flagged", "result", "ruled_against", "updated_at"]
-    )
+    _save_hand(hand)
     if sheet is not None:
         _save_sheet(match, sheet)
     stream_id, version = hand.stream_id, hand.version

@@ -157,7 +157,7 @@ REST_FRAMEWORK = {
     # Token first: an API call without credentials then answers 401 with "WWW-Authenticate: Token".
     # The session serves the browsable docs and pages that call the API, with Django's CSRF check.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "scoring.api_auth.QuickTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
