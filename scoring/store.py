@@ -18,9 +18,10 @@ key) stay as the last line of defence.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import connection, transaction
@@ -262,12 +263,7 @@ def read_stream(stream_id: str) -> list[RecordedEvent]:
 
 def read_stream_after(stream_id: str, version: int) -> list[RecordedEvent]:
     """The stream's events after `version`, in version order (what a cached fold needs to catch up)."""
-    rows = (
-        StoredEvent.objects.filter(stream_id=stream_id, version__gt=version)
-        .order_by("version")
-        .values_list(*READ_FIELDS)
-    )
-    return [_from_row(row) for row in rows]
+    return _select("stream_id = %s AND version > %s", [stream_id, version], "version")
 
 
 READ_FIELDS = (
@@ -283,25 +279,49 @@ READ_FIELDS = (
 
 
 def read_streams(stream_ids: Sequence[str]) -> dict[str, list[RecordedEvent]]:
-    """Several streams at once (one query): each stream's events in version order, by stream id.
-
-    Reads plain rows rather than model instances: a rebuild reads every event of a league this way.
-    """
+    """Several streams at once (one query): each stream's events in version order, by stream id."""
     out: dict[str, list[RecordedEvent]] = {stream_id: [] for stream_id in stream_ids}
-    rows = (
-        StoredEvent.objects.filter(stream_id__in=list(stream_ids))
-        .order_by("stream_id", "version")
-        .values_list(*READ_FIELDS)
-    )
-    for row in rows:
-        out[row[1]].append(_from_row(row))
+    if not stream_ids:
+        return out
+    marks = ", ".join(["%s"] * len(stream_ids))
+    for event in _select(f"stream_id IN ({marks})", list(stream_ids), "stream_id, version"):
+        out[event.stream_id].append(event)
     return out
 
 
 def read_all_after(position: int, limit: int = 1000) -> list[RecordedEvent]:
     """Up to `limit` events of every stream with a global position above `position`, in position order."""
-    rows = StoredEvent.objects.filter(position__gt=position).order_by("position").values_list(*READ_FIELDS)
-    return [_from_row(row) for row in rows[:limit]]
+    return _select("position > %s", [position], "position", limit)
+
+
+def _select(where: str, params: list[Any], order: str, limit: int | None = None) -> list[RecordedEvent]:
+    """Events read as plain rows and decoded here (every read of the store comes this way, and a tailing
+    reader or a rebuild reads a great many): the payload arrives as JSON text and is parsed once."""
+    sql = f"SELECT {', '.join(READ_FIELDS)} FROM {StoredEvent._meta.db_table} WHERE {where} ORDER BY {order}"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+    when = _datetime if connection.vendor == "sqlite" else None
+    return [
+        RecordedEvent(
+            position,
+            stream_id,
+            version,
+            decode(event_type, schema, json.loads(payload) if isinstance(payload, str) else payload),
+            when(at) if when else at,
+            by,
+        )
+        for position, stream_id, version, event_type, schema, payload, at, by in found
+    ]
+
+
+def _datetime(value: Any) -> datetime:
+    """SQLite keeps a datetime as text in UTC, without its zone (Django's way)."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    return datetime.fromisoformat(str(value)).replace(tzinfo=UTC)
 
 
 def result_for_key(stream_id: str, idempotency_key: str) -> AppendResult | None:
@@ -344,17 +364,4 @@ def _result_for_key(stream_id: str, key: str) -> AppendResult | None:
         to_version=last_version,
         positions=tuple(positions),
         recorded_at=first.recorded_at,
-    )
-
-
-def _from_row(row: Sequence[object]) -> RecordedEvent:
-    position, stream_id, version, event_type, schema_version, payload, recorded_at, recorded_by = row
-    assert isinstance(event_type, str) and isinstance(schema_version, int)
-    return RecordedEvent(
-        position=int(position),  # type: ignore[call-overload]
-        stream_id=str(stream_id),
-        version=int(version),  # type: ignore[call-overload]
-        event=decode(event_type, schema_version, payload),  # type: ignore[arg-type]
-        recorded_at=recorded_at,  # type: ignore[arg-type]
-        recorded_by=str(recorded_by),
     )
