@@ -22,14 +22,14 @@ the void itself is beyond doubt.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from typing import Any
 
 from .barbu_contracts import CONTRACT_SETS, ContractSpec, contracts
 from .cards import FRENCH_52, FRENCH_RANKS, SUITS, rank_of, suit_of
-from .core import Game, HandResult, HandState, MatchResult, Pending, Score, Verdict, prove
+from .core import Game, HandResult, HandState, MatchResult, Pending, Score, Verdict, evolve, prove
 from .errors import ImpossibleMove
 from .moves import Call, Choose, Claim, Deal, Move, PassCards, PlayCard
 from .options import Option, Ruleset
@@ -189,7 +189,7 @@ class Barbu(Game[BarbuState]):
         return (HAND_SIZE,) * state.seats, 0
 
     def _after_deal(self, state: BarbuState, deal: Deal) -> BarbuState:
-        return replace(state, phase="contract")
+        return evolve(state, phase="contract")
 
     def moves_only(self, moves: Sequence[Move]) -> list[Move]:
         """Without the deal, a Misère pass is recorded as a count: the cards passed are not known."""
@@ -323,13 +323,13 @@ class Barbu(Game[BarbuState]):
                 raise ImpossibleMove(
                     "barbu.trump_unknown", f"the trump is one of {', '.join(TRUMP_VALUES)}", field="value"
                 )
-            return self._start_tricks(replace(state, trump=None if value == NO_TRUMP else value))
+            return self._start_tricks(evolve(state, trump=None if value == NO_TRUMP else value))
         ranks = self._opening_ranks(state)
         if value not in ranks:
             raise ImpossibleMove(
                 "barbu.opening_rank", f"the opening rank is one of {' '.join(ranks)}", field="value"
             )
-        return replace(state, phase="domino", opening_rank=value, turn=state.next_seat(state.dealer))
+        return evolve(state, phase="domino", opening_rank=value, turn=state.next_seat(state.dealer))
 
     def _choose_contract(self, state: BarbuState, value: str | None) -> BarbuState:
         codes = contracts(state.options["contract_set"])
@@ -344,18 +344,18 @@ class Barbu(Game[BarbuState]):
                 field="value",
             )
         spec = codes[value]
-        chosen = replace(state, contract=value)
+        chosen = evolve(state, contract=value)
         if spec.trump_choice:
-            return replace(chosen, phase="trump")
+            return evolve(chosen, phase="trump")
         if spec.is_domino:
-            return replace(chosen, phase="opening")
+            return evolve(chosen, phase="opening")
         if spec.pass_cards and state.options["misere_pass"] != "none":
-            return replace(chosen, phase="pass")
+            return evolve(chosen, phase="pass")
         return self._start_tricks(chosen)
 
     def _start_tricks(self, state: BarbuState) -> BarbuState:
         # The dealer leads the first trick (rules §6.2).
-        return replace(state, phase="play", tricks=TrickPlay.start(state.seats, state.dealer))
+        return evolve(state, phase="play", tricks=TrickPlay.start(state.seats, state.dealer))
 
     # ---- the Misère pass ------------------------------------------------------------------------
     def _pass(self, state: BarbuState, seat: int, move: PassCards) -> BarbuState:
@@ -380,7 +380,7 @@ class Barbu(Game[BarbuState]):
             raise ImpossibleMove("barbu.pass_count", f"each player passes {n} cards", field="count")
         passes = state.passes + ((seat, record),)
         if len(passes) < state.seats:
-            return replace(state, passes=passes)
+            return evolve(state, passes=passes)
         # Everyone has chosen: the cards reach the left-hand neighbour together (rules §6.1).
         if holdings.known and all(cards is not None for _, cards in passes):
             for s, cards in passes:
@@ -389,8 +389,8 @@ class Barbu(Game[BarbuState]):
                 holdings = holdings.add(state.next_seat(s), cards or ())
         elif holdings.known:
             # A pass entered without its cards: from here on only the counts are known.
-            holdings = replace(holdings, hands=None)
-        return self._start_tricks(replace(state, passes=passes, holdings=holdings))
+            holdings = evolve(holdings, hands=None)
+        return self._start_tricks(evolve(state, passes=passes, holdings=holdings))
 
     # ---- trick play -----------------------------------------------------------------------------
     def _play_trick(self, state: BarbuState, seat: int, card: str) -> tuple[BarbuState, list[Verdict]]:
@@ -400,7 +400,7 @@ class Barbu(Game[BarbuState]):
         index = state.move_index
         pending, found = follow_suit(state, seat, card, led=play.current.led, trick=play.number)
         if any(p.seat == seat and p.key.startswith("card:") for p in pending):
-            pending, by_card = prove(replace(state, pending=pending), seat, (f"card:{card}",), index)
+            pending, by_card = prove(evolve(state, pending=pending), seat, (f"card:{card}",), index)
             found += by_card
         pending, provisional, verdicts = _sort_proofs(pending, state.provisional, found)
         if holdings.known:
@@ -412,7 +412,7 @@ class Barbu(Game[BarbuState]):
         else:
             pending += self._assertions(state, seat, card)
         after = play.play(seat, card, _strength(state.trump))
-        new = replace(
+        new = evolve(
             state,
             holdings=holdings.remove(seat, (card,)),
             tricks=after,
@@ -423,9 +423,9 @@ class Barbu(Game[BarbuState]):
             return new, verdicts
         if len(after.done) == HAND_SIZE:
             # Every card is down: a void that nothing contradicted was real, so held-back proofs stand.
-            return replace(new, phase="over", over=True, provisional=()), verdicts + list(new.provisional)
+            return evolve(new, phase="over", over=True, provisional=()), verdicts + list(new.provisional)
         if state.options["early_end"] == "automatic" and self._decided(new):
-            return replace(new, phase="over", over=True, ended="automatic", provisional=()), verdicts
+            return evolve(new, phase="over", over=True, ended="automatic", provisional=()), verdicts
         return new, verdicts
 
     def _breach(self, state: BarbuState, seat: int, card: str) -> str | None:
@@ -546,7 +546,7 @@ class Barbu(Game[BarbuState]):
                 "the hand can be closed only in NPR, NPD or NPC once every penalty card is taken",
                 field="choice",
             )
-        return replace(state, phase="over", over=True, ended="table", provisional=())
+        return evolve(state, phase="over", over=True, ended="table", provisional=())
 
     def can_claim(self, state: BarbuState, seat: int) -> bool:
         return (
@@ -561,7 +561,7 @@ class Barbu(Game[BarbuState]):
         self._claim_scores(state, claim)
 
     def _settle_claim(self, state: BarbuState, claim: Claim) -> BarbuState:
-        return replace(
+        return evolve(
             state, phase="over", ended="claim", claimed=self._claim_scores(state, claim), provisional=()
         )
 
@@ -658,7 +658,7 @@ class Barbu(Game[BarbuState]):
             )
         pending, found = prove(state, seat, (f"card:{card}",), state.move_index)
         pending, _, verdicts = _sort_proofs(pending, (), found)
-        new = replace(
+        new = evolve(
             state, holdings=holdings.remove(seat, (card,)), layout=self._place(state, card), pending=pending
         )
         return self._domino_next(new, seat, verdicts)
@@ -681,7 +681,7 @@ class Barbu(Game[BarbuState]):
                 Pending(seat, f"card:{c}", RULE_DOMINO_PASS, message, index, None)
                 for c in FRENCH_52.sort(playable)
             )
-        return self._domino_next(replace(state, pending=pending), seat, verdicts)
+        return self._domino_next(evolve(state, pending=pending), seat, verdicts)
 
     def _domino_next(
         self, state: BarbuState, seat: int, verdicts: list[Verdict]
@@ -692,7 +692,7 @@ class Barbu(Game[BarbuState]):
             finished += (seat,)
         left = [s for s in range(state.seats) if counts[s] > 0]
         if not left:
-            return replace(state, finished=finished, turn=None, phase="over", over=True), verdicts
+            return evolve(state, finished=finished, turn=None, phase="over", over=True), verdicts
         if len(left) == 1 and state.options["domino_stop"] == "three_out":
             last = left[0]
             if not state.hands.known:
@@ -700,14 +700,14 @@ class Barbu(Game[BarbuState]):
                 rest = {f"card:{c}" for c in state.hands.deck - state.hands.gone}
                 pending, found = prove(state, last, rest, state.move_index)
                 pending, _, proved = _sort_proofs(pending, (), found)
-                state, verdicts = replace(state, pending=pending), verdicts + proved
-            return replace(
+                state, verdicts = evolve(state, pending=pending), verdicts + proved
+            return evolve(
                 state, finished=finished + (last,), turn=None, phase="over", over=True, ended="three_out"
             ), verdicts
         turn = next(
             state.next_seat(seat, k) for k in range(1, state.seats + 1) if counts[state.next_seat(seat, k)]
         )
-        return replace(state, finished=finished, turn=turn), verdicts
+        return evolve(state, finished=finished, turn=turn), verdicts
 
     # ---- results --------------------------------------------------------------------------------
     def _result(self, state: BarbuState) -> HandResult:
@@ -901,7 +901,7 @@ def _crossed(
 def _sort_proofs(
     pending: tuple[Pending, ...],
     provisional: tuple[Verdict, ...],
-    found: Iterable[Verdict],
+    found: Sequence[Verdict],
 ) -> tuple[tuple[Pending, ...], tuple[Verdict, ...], list[Verdict]]:
     """Turn the proofs a play produced into verdicts, once per breach.
 
@@ -909,6 +909,8 @@ def _sort_proofs(
     withdraws the others. A proved revoke withdraws the void-dependent obligations of the same move; a
     void-dependent proof whose revoke is still open waits in ``provisional`` until the hand's end.
     """
+    if not found:
+        return pending, provisional, []
     verdicts: list[Verdict] = []
     held = list(provisional)
     groups: set[tuple[int | None, int, str]] = set()

@@ -100,9 +100,15 @@ def rank_of(card: str) -> str:
 
 def suit_of(card: str) -> str:
     """The printed suit of a suit card (``S`` of ``QS``); trumps and the Fuggitivo have suit ``T``."""
+    found = _SUIT_OF.get(card)
+    if found is not None:
+        return found
     if card == "FU" or (card[0] == "T" and card[1:].isdigit()):
         return "T"
     return card[-1]
+
+
+_SUIT_OF: dict[str, str] = {}  # every card of every deck, filled in below: asked several times a move
 
 
 @dataclass(frozen=True)
@@ -185,3 +191,4 @@ SICILIAN_63 = Deck(
     SICILIAN_RANKS,
 )
 DECKS = {d.name: d for d in (FRENCH_52, LATIN_40, SICILIAN_63)}
+_SUIT_OF.update((card, suit_of(card)) for deck in DECKS.values() for card in deck.cards)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from .cards import Deck
 from .errors import ImpossibleMove, IrregularMoveRefused, MalformedMove
@@ -29,6 +29,35 @@ from .moves import Claim, ClaimResponse, Deal, Move
 from .options import Ruleset
 
 Score = int | Fraction
+
+
+_T = TypeVar("_T")
+_PLAIN: dict[type, frozenset[str]] = {}
+
+
+def evolve(obj: _T, /, **changes: Any) -> _T:
+    """``dataclasses.replace`` made cheap for the engine's frozen values: a copy with some fields changed.
+
+    Every move builds a new state this way, and ``replace`` (which calls ``__init__`` field by field)
+    was most of the cost of a move. A class with its own ``__post_init__`` or a field outside
+    ``__init__`` still goes through ``replace``; an unknown field name is refused as ``replace`` does.
+    """
+    cls = obj.__class__
+    names = _PLAIN.get(cls)
+    if names is None:
+        plain = not hasattr(cls, "__post_init__") and all(f.init for f in fields(cls))  # type: ignore[arg-type]
+        names = frozenset(f.name for f in fields(cls)) if plain else frozenset()  # type: ignore[arg-type]
+        _PLAIN[cls] = names
+    if not names:
+        return replace(obj, **changes)  # type: ignore[type-var]
+    if not names.issuperset(changes):
+        unknown = ", ".join(sorted(set(changes) - names))
+        raise TypeError(f"{cls.__name__} has no field {unknown}")
+    state = obj.__dict__.copy()
+    state.update(changes)
+    new = object.__new__(cls)
+    object.__setattr__(new, "__dict__", state)
+    return new
 
 
 @dataclass(frozen=True)
@@ -119,6 +148,8 @@ class Holdings:
     ) -> Holdings:
         """Take cards out of a seat's hand (played or discarded), checking each one."""
         cards = tuple(cards)
+        if len(cards) == 1 and to_gone:
+            return self._remove_one(seat, cards[0], field)
         if len(set(cards)) != len(cards):
             raise ImpossibleMove("card.repeated", "the same card is named twice", field=field)
         for card in cards:
@@ -133,7 +164,28 @@ class Holdings:
         if hands is not None:
             hands = tuple(h - set(cards) if i == seat else h for i, h in enumerate(hands))
         gone = self.gone | set(cards) if to_gone else self.gone
-        return replace(self, counts=tuple(counts), hands=hands, gone=gone)
+        return evolve(self, counts=tuple(counts), hands=hands, gone=gone)
+
+    def _remove_one(self, seat: int, card: str, field: str) -> Holdings:
+        """One card played: the same checks and result as the general case, on the path every trick takes."""
+        hands = self.hands
+        if hands is None or card not in hands[seat] or card in self.gone:
+            self.check_holds(seat, card, field=field)  # names the fault, or checks a moves-only play
+        counts = self.counts
+        if hands is None:
+            if counts[seat] < 1:
+                raise ImpossibleMove(
+                    "hand.count", f"seat {seat} holds only {counts[seat]} cards", field=field
+                )
+        else:
+            hands = (*hands[:seat], hands[seat] - {card}, *hands[seat + 1 :])
+        new = dict(self.__dict__)
+        new["counts"] = (*counts[:seat], counts[seat] - 1, *counts[seat + 1 :])
+        new["hands"] = hands
+        new["gone"] = self.gone | {card}
+        made = object.__new__(Holdings)
+        object.__setattr__(made, "__dict__", new)
+        return made
 
     def add(self, seat: int, cards: Iterable[str], *, count: int | None = None) -> Holdings:
         """Give cards to a seat (an exchange, a pass). With unknown cards, ``count`` says how many."""
@@ -144,7 +196,7 @@ class Holdings:
         hands = self.hands
         if hands is not None:
             hands = tuple(h | set(cards) if i == seat else h for i, h in enumerate(hands))
-        return replace(
+        return evolve(
             self,
             counts=tuple(counts),
             hands=hands,
@@ -191,8 +243,10 @@ class HandState:
 S = TypeVar("S", bound=HandState)
 
 
-@dataclass(frozen=True)
-class Step(Generic[S]):
+class Step(NamedTuple, Generic[S]):
+    """What ``apply`` returns: the next state and the verdicts this move produced (made once per move,
+    so a plain named tuple)."""
+
     state: S
     verdicts: tuple[Verdict, ...] = ()
 
@@ -262,6 +316,29 @@ def jsonable(value: Any) -> Any:
     return value
 
 
+def _deal_fits(
+    hands: Sequence[Sequence[str]],
+    stock: Sequence[str],
+    sizes: Sequence[int],
+    stock_size: int,
+    deck: frozenset[str],
+) -> bool:
+    """Whether a recorded deal is sound, checked all at once: each hand of its size, the stock empty or
+    whole, every card of this hand's deck and none twice. A deal that does not fit is gone through card
+    by card to name its first fault."""
+    if any(len(hand) != size for hand, size in zip(hands, sizes, strict=True)):
+        return False
+    if stock and len(stock) != stock_size:
+        return False
+    cards = [card for hand in hands for card in hand]
+    cards += stock
+    try:
+        distinct = set(cards)
+    except TypeError:  # something that is not a card code at all
+        return False
+    return len(distinct) == len(cards) and distinct <= deck
+
+
 def prove(
     state: HandState, seat: int, keys: Iterable[str], move_index: int
 ) -> tuple[tuple[Pending, ...], list[Verdict]]:
@@ -270,6 +347,8 @@ def prove(
     Returns the assertions still open and a verdict for each one the play proves false, pointing back at
     the move that made it.
     """
+    if not state.pending:
+        return (), []
     keys = set(keys)
     keep: list[Pending] = []
     found: list[Verdict] = []
@@ -334,10 +413,9 @@ class Game(ABC, Generic[S]):
             raise MalformedMove("move.malformed", "not a move", field="move")
         if state.over:
             raise ImpossibleMove("hand.over", "the hand is already over", field="type")
-        if move.seat is not None and (
-            isinstance(move.seat, bool) or not isinstance(move.seat, int) or not 0 <= move.seat < state.seats
-        ):
-            raise ImpossibleMove("seat.unknown", f"seat {move.seat!r} is not at this table", field="seat")
+        seat = move.seat
+        if seat is not None and (type(seat) is not int or not 0 <= seat < state.seats):
+            raise ImpossibleMove("seat.unknown", f"seat {seat!r} is not at this table", field="seat")
         index = state.move_index
         if isinstance(move, Deal):
             if state.phase != "deal":
@@ -370,14 +448,27 @@ class Game(ABC, Generic[S]):
                     "turn.wrong", f"it is not seat {move.seat}'s turn: {who} to act", field="seat"
                 )
             new, verdicts = self._apply(state, move)
+        if not verdicts:
+            return Step(self._counted(state, new, index + 1))
         now = [v for v in verdicts if v.move_index == index]
         if now and state.options.get("strict"):
             first = now[0]
             raise IrregularMoveRefused(
                 f"irregular.{first.rule}", f"strict table: {first.message}", field="card"
             )
-        new = replace(new, move_index=index + 1, verdicts=new.verdicts + tuple(verdicts))
-        return Step(new, tuple(verdicts))
+        found = tuple(verdicts)
+        new = evolve(new, move_index=index + 1, verdicts=new.verdicts + found)
+        return Step(new, found)
+
+    @staticmethod
+    def _counted(state: S, new: S, index: int) -> S:
+        """The next state with its move count: a hook's result is a fresh copy that nothing else holds
+        yet (every hook builds it with ``evolve``), so its count is set in place; an unchanged state is
+        copied first."""
+        if new is state:
+            return evolve(new, move_index=index)
+        object.__setattr__(new, "move_index", index)
+        return new
 
     def is_over(self, state: S) -> bool:
         return state.over
@@ -479,27 +570,37 @@ class Game(ABC, Generic[S]):
         else:
             if len(deal.hands) != state.seats:
                 raise ImpossibleMove("deal.invalid", f"the deal needs {state.seats} hands", field="hands")
-            seen: set[str] = set()
-            for seat, (hand, size) in enumerate(zip(deal.hands, sizes, strict=True)):
-                if len(hand) != size:
-                    raise ImpossibleMove(
-                        "deal.invalid",
-                        f"seat {seat} must be dealt {size} cards, not {len(hand)}",
-                        field="hands",
-                    )
-                for card in (*hand,):
-                    self._check_dealt(card, deck, seen, "hands")
-            if deal.stock and len(deal.stock) != stock_size:
-                raise ImpossibleMove("deal.invalid", f"the stock holds {stock_size} cards", field="stock")
-            for card in deal.stock:
-                self._check_dealt(card, deck, seen, "stock")
+            if not _deal_fits(deal.hands, deal.stock, sizes, stock_size, deck):
+                self._check_deal(deal.hands, deal.stock, sizes, stock_size, deck)
             holdings = Holdings(
                 deck=deck,
                 counts=sizes,
                 hands=tuple(frozenset(h) for h in deal.hands),
                 stock=frozenset(deal.stock),
             )
-        return self._after_deal(replace(state, holdings=holdings), deal)
+        return self._after_deal(evolve(state, holdings=holdings), deal)
+
+    def _check_deal(
+        self,
+        hands: Sequence[Sequence[str]],
+        stock: Sequence[str],
+        sizes: Sequence[int],
+        stock_size: int,
+        deck: frozenset[str],
+    ) -> None:
+        """Card by card, the first fault of a deal that does not fit (a keying error naming it)."""
+        seen: set[str] = set()
+        for seat, (hand, size) in enumerate(zip(hands, sizes, strict=True)):
+            if len(hand) != size:
+                raise ImpossibleMove(
+                    "deal.invalid", f"seat {seat} must be dealt {size} cards, not {len(hand)}", field="hands"
+                )
+            for card in (*hand,):
+                self._check_dealt(card, deck, seen, "hands")
+        if stock and len(stock) != stock_size:
+            raise ImpossibleMove("deal.invalid", f"the stock holds {stock_size} cards", field="stock")
+        for card in stock:
+            self._check_dealt(card, deck, seen, "stock")
 
     def _check_dealt(self, card: str, deck: frozenset[str], seen: set[str], field: str) -> None:
         self.deck.check(card, field=field)
@@ -515,7 +616,7 @@ class Game(ABC, Generic[S]):
                 "claim.not_allowed", "only the player on lead may claim, between tricks", field="seat"
             )
         self.check_claim(state, claim)
-        return replace(state, claim=claim, claim_index=state.move_index, claim_accepted=frozenset())
+        return evolve(state, claim=claim, claim_index=state.move_index, claim_accepted=frozenset())
 
     def _claim_response(self, state: S, answer: ClaimResponse) -> tuple[S, list[Verdict]]:
         claim = state.claim
@@ -533,7 +634,7 @@ class Game(ABC, Generic[S]):
                 f"seat {answer.seat} disputes seat {claim.seat}'s claim: play goes on",
                 state.claim_index if state.claim_index is not None else state.move_index,
             )
-            cleared = replace(
+            cleared = evolve(
                 state,
                 claim=None,
                 claim_index=None,
@@ -543,9 +644,9 @@ class Game(ABC, Generic[S]):
             return cleared, [verdict]
         accepted = state.claim_accepted | {answer.seat}
         if len(accepted) < state.seats - 1:
-            return replace(state, claim_accepted=accepted), []
-        settled = self._settle_claim(replace(state, claim=None, claim_accepted=accepted), claim)
-        return replace(settled, settled_claim=claim, over=True), []
+            return evolve(state, claim_accepted=accepted), []
+        settled = self._settle_claim(evolve(state, claim=None, claim_accepted=accepted), claim)
+        return evolve(settled, settled_claim=claim, over=True), []
 
 
 @dataclass(frozen=True)

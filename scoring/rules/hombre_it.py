@@ -10,10 +10,10 @@ Seats are numbered in the order of play (counter-clockwise at the table): E, the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from .core import HandResult, MatchResult, Score, Verdict
+from .core import HandResult, MatchResult, Score, Verdict, evolve
 from .errors import ImpossibleMove
 from .moves import Call, Choose, Exchange, Move, PlayCard
 from .ombre_hand import HAND_SIZE, TALON, TRICKS, OmbreGame, OmbreState
@@ -209,7 +209,7 @@ class HombreIt(OmbreGame[HombreState]):
             or (RANK[move.call] == RANK[best[1]] and state.position(seat) < state.position(best[0]))
         ):
             best = (seat, move.call)
-        new = replace(state, calls=calls, passed=passed, best=best)
+        new = evolve(state, calls=calls, passed=passed, best=best)
         if state.options["auction"] == "single_round":
             done = len(calls) == state.seats
             speaker = state.next_seat(seat)
@@ -220,10 +220,10 @@ class HombreIt(OmbreGame[HombreState]):
                 (state.next_seat(seat, k) for k in range(1, 4) if state.next_seat(seat, k) in active), seat
             )
         if not done:
-            return replace(new, speaker=speaker), []
+            return evolve(new, speaker=speaker), []
         if best is None:
-            return replace(new, speaker=None, phase="passed", over=True), []
-        return replace(new, speaker=None, phase="trump", hombre=best[0], contract=best[1]), []
+            return evolve(new, speaker=None, phase="passed", over=True), []
+        return evolve(new, speaker=None, phase="trump", hombre=best[0], contract=best[1]), []
 
     def _choose(self, state: HombreState, move: Choose) -> HombreState:
         if move.choice != "trump":
@@ -232,11 +232,11 @@ class HombreIt(OmbreGame[HombreState]):
             )
         self._check_trump_suit(move)
         if state.contract == "gioco":
-            return replace(state, trump=move.value, phase="exchange", exchanger=state.hombre)
-        return self._start_play(replace(state, trump=move.value))
+            return evolve(state, trump=move.value, phase="exchange", exchanger=state.hombre)
+        return self._start_play(evolve(state, trump=move.value))
 
     def _start_play(self, state: HombreState) -> HombreState:
-        return super()._start_play(replace(state, exchanger=None))
+        return super()._start_play(evolve(state, exchanger=None))
 
     def _exchange(self, state: HombreState, move: Exchange) -> tuple[HombreState, list[Verdict]]:
         """Deal known, the cards put aside are kept; after three exchanges play starts."""
@@ -255,10 +255,10 @@ class HombreIt(OmbreGame[HombreState]):
                 )
             )
         if state.deal_known:
-            new = replace(new, discards=state.discards + move.discard)
+            new = evolve(new, discards=state.discards + move.discard)
         if len(new.exchanges) == state.seats:
             return self._start_play(new), verdicts
-        return replace(new, exchanger=state.next_seat(seat)), verdicts
+        return evolve(new, exchanger=state.next_seat(seat)), verdicts
 
     def _check_exchange_count(self, n: int) -> None:
         if n < 0:

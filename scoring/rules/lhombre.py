@@ -16,13 +16,13 @@ A hand's score is what it moves in chips on the ledger it was played on (``conte
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from . import lhombre_ledger as ledger
 from . import ombre
-from .core import HandResult, MatchResult, Score, Verdict
+from .core import HandResult, MatchResult, Score, Verdict, evolve
 from .errors import ImpossibleMove
 from .moves import Call, Choose, Claim, Deal, Declare, Exchange, Move, PlayCard
 from .ombre_hand import HAND_SIZE, TALON, TRICKS, OmbreGame, OmbreState
@@ -328,26 +328,26 @@ class LHombre(OmbreGame[LHombreState]):
         if state.asked is not None:
             # The upgrade answer: sans prendre takes the call back with priority; a pass leaves it.
             best = (seat, SANS_PRENDRE) if call == SANS_PRENDRE else state.best
-            return self._next_speaker(replace(state, calls=calls, asked=None, best=best)), verdicts
+            return self._next_speaker(evolve(state, calls=calls, asked=None, best=best)), verdicts
         best = state.best
         asked = None
         if call != PASS:
             if state.options["upgrade"] and call == SANS_PRENDRE and best is not None and best[1] == JE_JOUE:
                 asked = best[0]
             best = (seat, call)
-        new = replace(state, calls=calls, best=best)
+        new = evolve(state, calls=calls, best=best)
         if asked is not None:
-            return replace(new, asked=asked), verdicts
+            return evolve(new, asked=asked), verdicts
         return self._next_speaker(new), verdicts
 
     def _next_speaker(self, state: LHombreState) -> LHombreState:
         assert state.speaker is not None
         if state.speaker != state.dealer:
-            return replace(state, speaker=state.next_seat(state.speaker))
-        state = replace(state, speaker=None)
+            return evolve(state, speaker=state.next_seat(state.speaker))
+        state = evolve(state, speaker=None)
         if state.best is not None:
             hombre, contract = state.best
-            return replace(
+            return evolve(
                 state,
                 phase="trump",
                 hombre=hombre,
@@ -355,8 +355,8 @@ class LHombre(OmbreGame[LHombreState]):
                 vole="announced" if contract == VOLE else None,
             )
         if state.options["espadille_force"]:
-            return replace(state, phase="espadille")
-        return replace(state, phase="done", over=True)
+            return evolve(state, phase="espadille")
+        return evolve(state, phase="done", over=True)
 
     # -- choices: trump, talon, vole, espadille
     def _choose(self, state: LHombreState, move: Choose) -> LHombreState:
@@ -365,18 +365,18 @@ class LHombre(OmbreGame[LHombreState]):
             hombre = state.the_hombre()
             d1, d2 = state.next_seat(hombre), state.next_seat(hombre, 2)
             order = (hombre, d1, d2) if state.contract == JE_JOUE else (d1, d2)
-            return replace(state, trump=move.value, phase="exchange", exchangers=order)
+            return evolve(state, trump=move.value, phase="exchange", exchangers=order)
         if move.choice == "talon":
             if move.value not in TALON_VALUES:
                 raise ImpossibleMove("lhombre.talon", "the talon is shown or hidden", field="value")
-            return self._start_play(replace(state, talon_shown=move.value))
+            return self._start_play(evolve(state, talon_shown=move.value))
         if move.choice == "vole":
             if move.value not in VOLE_VALUES:
                 raise ImpossibleMove("lhombre.vole", "after five tricks: go_on or stop", field="value")
             if move.value == "go_on":
-                return replace(state, vole="continuation")
+                return evolve(state, vole="continuation")
             self._require_matadors(state, "stopping")
-            return replace(state, stopped=True, phase="done", over=True)
+            return evolve(state, stopped=True, phase="done", over=True)
         return self._espadille(state, move)
 
     def _espadille_holder(self, state: LHombreState) -> int | None:
@@ -406,10 +406,10 @@ class LHombre(OmbreGame[LHombreState]):
                 raise ImpossibleMove("lhombre.espadille_holder", f"the espadille is in {where}", field="seat")
         if move.value == "declare":
             assert seat is not None
-            return replace(
+            return evolve(
                 state, espadille=("declare", seat), hombre=seat, contract=JE_JOUE, forced=True, phase="trump"
             )
-        return replace(state, espadille=(move.value, seat), phase="done", over=True)
+        return evolve(state, espadille=(move.value, seat), phase="done", over=True)
 
     # -- exchanges (§6)
     def _exchange(self, state: LHombreState, move: Exchange) -> tuple[LHombreState, list[Verdict]]:
@@ -431,7 +431,7 @@ class LHombre(OmbreGame[LHombreState]):
         if len(new.exchanges) < len(state.exchangers):
             return new, verdicts
         if new.talon_left > 0:
-            return replace(new, phase="talon"), verdicts
+            return evolve(new, phase="talon"), verdicts
         return self._start_play(new), verdicts
 
     def _check_exchange_count(self, n: int) -> None:
@@ -441,7 +441,7 @@ class LHombre(OmbreGame[LHombreState]):
     def _start_play(self, state: LHombreState) -> LHombreState:
         hombre = state.the_hombre()
         first = state.hands.hand(hombre) if state.deal_known else None
-        return super()._start_play(replace(state, first_hand=first))
+        return super()._start_play(evolve(state, first_hand=first))
 
     # -- play (§7)
     def _known_holder(self, state: LHombreState, card: str) -> int | None:
@@ -485,7 +485,7 @@ class LHombre(OmbreGame[LHombreState]):
                 raise ImpossibleMove(
                     "lhombre.matadors_wrong", "the hombre's cards played contradict the run he declared"
                 )
-        return replace(new, vole=vole, phase="done" if new.over else "play"), verdicts
+        return evolve(new, vole=vole, phase="done" if new.over else "play"), verdicts
 
     # -- the matador run (§10.4): counted on the hombre's hand at the first lead
     def _declare(self, state: LHombreState, move: Declare) -> LHombreState:
@@ -511,7 +511,7 @@ class LHombre(OmbreGame[LHombreState]):
                 raise ImpossibleMove(
                     "lhombre.matadors_wrong", "the cards played contradict this run", field="cards"
                 )
-        return replace(state, declared=cards)
+        return evolve(state, declared=cards)
 
     def _seen(self, state: LHombreState) -> tuple[frozenset[str], frozenset[str]]:
         """Deal unknown: cards the hombre played, and cards known not to be in his hand at the first lead."""
@@ -547,7 +547,7 @@ class LHombre(OmbreGame[LHombreState]):
         vole = state.vole
         if state.deciding and claim.seat == state.hombre and won[state.the_hombre()] == TRICKS:
             vole = "continuation"  # claiming all the rest after five straight tricks is going on (§9)
-        return replace(state, claimed=won, vole=vole, phase="done")
+        return evolve(state, claimed=won, vole=vole, phase="done")
 
     # ---- results --------------------------------------------------------------------------------
     def outcome(self, state: LHombreState) -> ledger.Outcome:

@@ -17,11 +17,10 @@ nothing, since the seat may lawfully have kept it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from functools import cache
 
 from .cards import LATIN_40, suit_of
-from .core import HandState, Pending, Verdict, prove
+from .core import HandState, Pending, Verdict, evolve, prove
 from .tricks import Strength
 
 SPADILLE = "AS"
@@ -118,6 +117,7 @@ def strength(trump: str, *, natural: bool = False) -> Strength:
     return card_strength
 
 
+@cache
 def matadors(trump: str, count: int) -> tuple[str, ...]:
     """The privileged top trumps, highest first: spadille, manille, basto, and with ``count`` 4 the fourth
     trump (the king of a black suit, the punto of a red one: the seed's "first four trumps")."""
@@ -217,6 +217,8 @@ def revoke_rule(
     """Deal known: ``None`` if playing ``card`` from ``hand`` is regular, else the rule kind broken:
     ``follow_suit`` (held the plain suit led, or an ordinary trump to a trump lead) or ``matador`` (kept a
     matador that a higher matador led forced out, holding no other forceable trump)."""
+    if not trick_cards or effective_suit(card, trump) == effective_suit(trick_cards[0], trump):
+        return None  # a lead, or the suit led followed (a trump to a trump lead): always regular
     hand = frozenset(hand)
     if card in follow_options(hand, trick_cards, trump, matador_count):
         return None
@@ -267,7 +269,7 @@ def revoke_check(
     for v in found:  # one card has one key, so one proof at most per earlier move
         first = refines(state.verdicts, v)
         if first is not None:
-            v = replace(v, proved_at=first.proved_at)  # proved then; this card only names the rule
+            v = evolve(v, proved_at=first.proved_at)  # proved then; this card only names the rule
         verdicts.append(v)
         if v.rule.endswith(".matador"):
             pending = tuple(p for p in pending if not (p.move_index == v.move_index and p.key != "trump"))
@@ -292,6 +294,8 @@ def refines(verdicts: Iterable[Verdict], new: Verdict) -> Verdict | None:
 def unrefined(verdicts: Sequence[Verdict], found: Sequence[Verdict]) -> tuple[Verdict, ...]:
     """The earlier ``verdicts`` that still stand beside ``found`` (a play's verdicts from
     :func:`revoke_check`): each one a new verdict refines is replaced by it."""
+    if not found:
+        return tuple(verdicts)
     return tuple(v for v in verdicts if not any(refines((v,), n) for n in found))
 
 

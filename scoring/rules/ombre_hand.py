@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, TypeVar
 
 from . import ombre
 from .cards import LATIN_40
-from .core import Game, HandState, Verdict
+from .core import Game, HandState, Verdict, evolve
 from .errors import ImpossibleMove
 from .moves import Call, Choose, Claim, Deal, Exchange, Move, PlayCard
 from .tricks import TrickPlay
@@ -64,7 +63,7 @@ S = TypeVar("S", bound=OmbreState)
 
 def _replace(state: S, **changes: Any) -> S:
     """``dataclasses.replace`` on the fields of :class:`OmbreState`, which mypy does not see as fields."""
-    return replace(state, **changes)
+    return evolve(state, **changes)
 
 
 class OmbreGame(Game[S]):
@@ -277,7 +276,7 @@ class OmbreGame(Game[S]):
                         "hand.count", f"seat {seat} holds fewer than {n} cards", field="count"
                     )
                 counts = tuple(c - n if i == seat else c for i, c in enumerate(holdings.counts))
-                holdings = replace(holdings, counts=counts)
+                holdings = evolve(holdings, counts=counts)
             holdings = holdings.add(seat, move.take, count=n)
         new = _replace(
             state,

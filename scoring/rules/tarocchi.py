@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .cards import SICILIAN_63, Deck, rank_of, suit_of
-from .core import Game, HandResult, HandState, Holdings, MatchResult, Pending, Score, Verdict, prove
+from .core import Game, HandResult, HandState, Holdings, MatchResult, Pending, Score, Verdict, evolve, prove
 from .errors import ImpossibleMove, InvalidOptions
 from .moves import Call, Claim, Deal, Exchange, Move, PlayCard
 from .options import Option, Ruleset
@@ -131,6 +131,19 @@ def effective_led(trick: Trick) -> str | None:
         if card != FU:
             return card
     return None
+
+
+def _opened(play: TrickPlay) -> frozenset[str]:
+    """The plain suits led in the finished tricks. Asked at every card, it is worked out once per trick:
+    the answer is kept on the (immutable) trick play beside the tuple of tricks it was computed from."""
+    memo = play.__dict__.get("_opened")
+    if memo is not None and memo[0] is play.done:
+        return memo[1]  # type: ignore[no-any-return]
+    opened = frozenset(
+        card_suit(led) for t in play.done if (led := effective_led(t)) is not None and not is_trump(led)
+    )
+    play.__dict__["_opened"] = (play.done, opened)
+    return opened
 
 
 def _higher(card: str, best: str) -> bool:
@@ -368,8 +381,8 @@ class Tarocchi(Game[TarocchiState]):
         if holdings.hands is not None and not holdings.stock:
             # The three cards the hands do not hold are the dealer's: the stock need not be keyed.
             held = frozenset().union(*holdings.hands)
-            holdings = replace(holdings, stock=holdings.deck - held)
-        return replace(state, holdings=holdings, phase="auction")
+            holdings = evolve(holdings, stock=holdings.deck - held)
+        return evolve(state, holdings=holdings, phase="auction")
 
     def moves_only(self, moves: Sequence[Move]) -> list[Move]:
         """Without the deal the dealer's discard is recorded as a count: its cards are seen at the end."""
@@ -493,13 +506,13 @@ class Tarocchi(Game[TarocchiState]):
         if call == "piglio":
             self._check_piglio(state, seat, move.target)
         record = CallRecord(seat, call, move.value, move.target)
-        state = replace(state, calls=state.calls + (record,))
+        state = evolve(state, calls=state.calls + (record,))
         if call == "tengo":
             return self._resolve(state, "played"), verdicts
         if call == "piglio":
             assert move.target is not None
             offer = self._standing_offers(state)[move.target]
-            state = replace(state, accepted=(move.target, seat, offer))
+            state = evolve(state, accepted=(move.target, seat, offer))
             return self._resolve(state, "abandoned_offer"), verdicts
         if len(state.spoken) == state.seats:
             # Three pessimistic calls and nobody left to accept: the rule decides.
@@ -552,12 +565,12 @@ class Tarocchi(Game[TarocchiState]):
 
     def _resolve(self, state: TarocchiState, outcome: str) -> TarocchiState:
         if outcome != "played":
-            return replace(state, auction=outcome, phase="over", over=True)
+            return evolve(state, auction=outcome, phase="over", over=True)
         # The five more cards are dealt and the dealer takes the three left (already in the recorded deal).
         holdings = state.hands
         monte = self.deck.sort(holdings.stock) if holdings.known else None
         holdings = holdings.add(state.dealer, monte or (), count=STOCK_SIZE)
-        return replace(state, auction=outcome, phase="discard", holdings=holdings, monte=monte)
+        return evolve(state, auction=outcome, phase="discard", holdings=holdings, monte=monte)
 
     # ---- the discard ----------------------------------------------------------------------------------
     def _exchange(self, state: TarocchiState, move: Exchange) -> tuple[TarocchiState, list[Verdict]]:
@@ -590,9 +603,9 @@ class Tarocchi(Game[TarocchiState]):
                 )
             counts = list(holdings.counts)
             counts[dealer] -= STOCK_SIZE
-            holdings = replace(holdings, counts=tuple(counts))
+            holdings = evolve(holdings, counts=tuple(counts))
         play = TrickPlay.start(state.seats, state.next_seat(dealer))
-        new = replace(
+        new = evolve(
             state,
             holdings=holdings,
             discard=discard,
@@ -629,9 +642,7 @@ class Tarocchi(Game[TarocchiState]):
     def spot(self, state: TarocchiState) -> Spot:
         """The situation of the player to act in the current trick."""
         play = state.trickplay
-        opened = frozenset(
-            card_suit(led) for t in play.done if (led := effective_led(t)) is not None and not is_trump(led)
-        )
+        opened = _opened(play)
         led = effective_led(play.current)
         if led is None:
             return Spot(None, None, opened, None, None, False)
@@ -672,7 +683,7 @@ class Tarocchi(Game[TarocchiState]):
         """The card the special rules require of this player in a trick of ``suit``, if any."""
         if suit not in PLAIN:
             return None
-        mine = [c for c in hand if card_suit(c) == suit]
+        mine = hand & SUIT_CARDS[suit]
         if suit not in spot.opened:
             found = self._opening_obligation(mine, suit)
             if found is not None:
@@ -701,7 +712,7 @@ class Tarocchi(Game[TarocchiState]):
             return None
         lead = spot.lead_suit
         assert lead is not None
-        mine = [c for c in hand if card_suit(c) == lead]
+        mine = hand & SUIT_CARDS[lead]
         if card == FU:
             if not options["fuggitivo_overrides_obligations"]:
                 found = self._obligation(spot, hand, lead, leading=False)
@@ -711,7 +722,7 @@ class Tarocchi(Game[TarocchiState]):
         if card_suit(card) != lead:
             if mine:
                 return FOLLOW_SUIT, f"seat {seat} did not follow {lead} to trick {n} while holding it"
-            trumps = [c for c in hand if is_trump(c)]
+            trumps = hand & SUIT_CARDS[TRUMP]
             if lead != TRUMP and options["must_trump_when_void"] and not is_trump(card) and trumps:
                 return (
                     MUST_TRUMP,
@@ -753,11 +764,11 @@ class Tarocchi(Game[TarocchiState]):
             found = self.violation(state, seat, card)
             if found is not None:
                 verdicts.append(Verdict(found[0], seat, state.trickplay.number, found[1], index))
-            new = replace(state, holdings=holdings, play=self._advance(state.trickplay, seat, card))
+            new = evolve(state, holdings=holdings, play=self._advance(state.trickplay, seat, card))
         else:
             new, verdicts = self._play_unknown(state, seat, card, holdings)
         if all(c == 0 for c in holdings.counts):
-            new = replace(new, over=True, phase="over")
+            new = evolve(new, over=True, phase="over")
             if not new.deal_known:
                 new, more = self._flush(new, index)
                 verdicts += more
@@ -766,10 +777,14 @@ class Tarocchi(Game[TarocchiState]):
     @staticmethod
     def _advance(play: TrickPlay, seat: int, card: str) -> TrickPlay:
         """Add the card; a full trick goes to its best card (the Fuggitivo never wins)."""
-        plays = play.current.plays + ((seat, card),)
-        trick = replace(play.current, plays=plays)
+        current = play.current
+        plays = (*current.plays, (seat, card))
+        trick = Trick(current.number, current.leader, plays)
         if len(plays) < play.seats:
-            return replace(play, current=trick)
+            same = TrickPlay(play.seats, trick, play.done)
+            if "_opened" in play.__dict__:
+                same.__dict__["_opened"] = play.__dict__["_opened"]  # the same finished tricks
+            return same
         led = effective_led(trick)
         assert led is not None
         return play.close(trick, winner_of(plays, strength, led=led))
@@ -787,7 +802,7 @@ class Tarocchi(Game[TarocchiState]):
             verdicts.append(Verdict(FUGGITIVO_LEAD, seat, n, message, index))
         pending, found = prove(state, seat, (f"suit:{card_suit(card)}", f"card:{card}"), index)
         watches = tuple(
-            replace(w, later=w.later + (card,)) if w.seat == seat and w.suit == card_suit(card) else w
+            evolve(w, later=w.later + (card,)) if w.seat == seat and w.suit == card_suit(card) else w
             for w in state.watches
         )
         new_pending, new_watches = self._assertions(state, spot, seat, card, holdings)
@@ -801,7 +816,7 @@ class Tarocchi(Game[TarocchiState]):
                 open_watches.append(w)
         watches = tuple(open_watches)
         pending = tuple(p for p in pending + new_pending if self._provable(p.key, gone))
-        new = replace(
+        new = evolve(
             state,
             holdings=holdings,
             play=self._advance(state.trickplay, seat, card),
@@ -920,12 +935,12 @@ class Tarocchi(Game[TarocchiState]):
             out.append(best)
             pending = tuple(p for p in pending if p.move_index != index)
             watches = tuple(w for w in watches if w.move_index != index)
-        return replace(state, pending=pending, watches=watches, deferred=tuple(keep)), out
+        return evolve(state, pending=pending, watches=watches, deferred=tuple(keep)), out
 
     def _flush(self, state: TarocchiState, index: int) -> tuple[TarocchiState, list[Verdict]]:
         """The last card is down (deal unknown): every open question has its answer."""
         found = [w.verdict(index) for w in state.watches if w.broken()]
-        state = replace(state, watches=(), pending=())
+        state = evolve(state, watches=(), pending=())
         state, out = self._settle(state, found, final=True)
         if state.discard is None and state.discard_index is not None:
             out += self._check_discard(state, self._discard_of(state), state.discard_index, index)
@@ -961,10 +976,10 @@ class Tarocchi(Game[TarocchiState]):
             rest = self.deck.sort(holdings.deck - holdings.gone)
             claimed = tuple(rest if s == claim.seat else () for s in range(state.seats))
             # Open proofs cannot be completed without the cards: report what was proved, drop the rest.
-            state = replace(state, watches=(), pending=())
+            state = evolve(state, watches=(), pending=())
             state, out = self._settle(state, [], final=True)
-            state = replace(state, verdicts=state.verdicts + tuple(out))
-        return replace(state, claimed=claimed, phase="over")
+            state = evolve(state, verdicts=state.verdicts + tuple(out))
+        return evolve(state, claimed=claimed, phase="over")
 
     # ---- scoring --------------------------------------------------------------------------------------
     def _discard_of(self, state: TarocchiState) -> tuple[str, ...]:

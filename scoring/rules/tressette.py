@@ -10,14 +10,14 @@ cards; a match goes to a target (31) or to a number of deals won.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, ClassVar
 
 from . import tricks
 from .cards import LATIN_40, rank_of, suit_of
-from .core import Game, HandResult, HandState, MatchResult, Step, Verdict
+from .core import Game, HandResult, HandState, MatchResult, Step, Verdict, evolve
 from .errors import ImpossibleMove
 from .moves import Call, Claim, ClaimResponse, Deal, Declare, Move, PlayCard
 from .options import Option, Ruleset
@@ -202,7 +202,7 @@ class Tressette(Game[TressetteState]):
     def _after_deal(self, state: TressetteState, deal: Deal) -> TressetteState:
         # The player after the dealer (on his right) receives the first card and leads the first trick.
         leader = state.next_seat(state.dealer)
-        return replace(state, phase="play", play=tricks.TrickPlay.start(state.seats, leader))
+        return evolve(state, phase="play", play=tricks.TrickPlay.start(state.seats, leader))
 
     def next_dealer(self, options: Mapping[str, Any], seats: int, dealer: int,
                     result: HandResult | None) -> int:
@@ -324,7 +324,7 @@ class Tressette(Game[TressetteState]):
         pending, verdicts = tricks.follow_suit(state, seat, card, led=play.current.led, trick=play.number)
         new_play = play.play(seat, card, STRENGTH)
         over = len(new_play.done) == state.hand_size
-        new = replace(state, holdings=holdings, pending=pending, play=new_play,
+        new = evolve(state, holdings=holdings, pending=pending, play=new_play,
                       declarations=self._watch_declarations(state, seat, card),
                       over=over, phase="done" if over else "play")
         return new, verdicts
@@ -332,13 +332,15 @@ class Tressette(Game[TressetteState]):
     def _watch_declarations(self, state: TressetteState, seat: int, card: str) -> tuple[Declaration, ...]:
         """Deal not recorded: a declared card played by its declarer confirms it; played by anyone else, it
         shows the declarer did not hold it."""
+        if not state.declarations:
+            return ()
         out: list[Declaration] = []
         for d in state.declarations:
             if card in d.unseen and d.refuted is None:
                 if seat == d.seat:
-                    d = replace(d, unseen=d.unseen - {card})
+                    d = evolve(d, unseen=d.unseen - {card})
                 else:
-                    d = replace(d, refuted=f"seat {seat} played {card}")
+                    d = evolve(d, refuted=f"seat {seat} played {card}")
             out.append(d)
         return tuple(out)
 
@@ -365,19 +367,21 @@ class Tressette(Game[TressetteState]):
         declaration = Declaration(seat=seat, combination=move.combination, cards=cards, points=points,
                                   key=key, move_index=state.move_index, trick=state.trickplay.number,
                                   late=not self.in_window(state, seat), unseen=unseen, refuted=refuted)
-        return replace(state, declarations=state.declarations + (declaration,))
+        return evolve(state, declarations=state.declarations + (declaration,))
 
     def _settle_declarations(self, state: TressetteState) -> tuple[TressetteState, list[Verdict]]:
         """Give each declaration whose standing is now known its ruling, and a verdict if it does not score:
         on the declaration itself when known there, else pointing back at it from the move that settled it
         (deal not recorded; the end of the deal settles every one)."""
         before = state.declarations
+        if all(d.ruling is not None for d in before):
+            return state, []  # none declared, or every one settled for good
         now = rulings(before, final=state.over)
         if all(d.ruling == r for d, r in zip(before, now, strict=True)):
             return state, []
         # A ruling once given never changes: the facts it rests on are settled for good.
-        state = replace(state, declarations=tuple(
-            replace(d, ruling=r) if d.ruling is None else d for d, r in zip(before, now, strict=True)))
+        state = evolve(state, declarations=tuple(
+            evolve(d, ruling=r) if d.ruling is None else d for d, r in zip(before, now, strict=True)))
         verdicts = [
             Verdict(d.ruling, d.seat, d.trick, self._declaration_message(state, d), d.move_index,
                     proved_at=None if d.move_index == state.move_index else state.move_index)
@@ -441,7 +445,7 @@ class Tressette(Game[TressetteState]):
         before = int(totals[side]) if isinstance(totals, Sequence) and len(totals) > side else None
         call = CallOut(seat=move.seat, side=side, sure_points=sure, total_before=before,
                        target=int(state.options["target"]), move_index=state.move_index)
-        return replace(state, call_out=call, over=True, phase="done")
+        return evolve(state, call_out=call, over=True, phase="done")
 
     def sure_points(self, state: TressetteState) -> tuple[int, ...]:
         """Per side, what it is already sure of in this deal: card points on the tricks taken so far (no
@@ -500,10 +504,10 @@ class Tressette(Game[TressetteState]):
 
     def _settle_claim(self, state: TressetteState, claim: Claim) -> TressetteState:
         if claim.split is not None:
-            return replace(state, phase="done")
+            return evolve(state, phase="done")
         holdings = state.hands
         rest = self.deck.sort(holdings.deck - holdings.gone)
-        return replace(state, phase="done", claimed_cards=rest)
+        return evolve(state, phase="done", claimed_cards=rest)
 
     # ---- scoring ---------------------------------------------------------------------------------
     def _units_by_seat(self, state: TressetteState) -> list[int]:

@@ -8,7 +8,7 @@ comparable value for a card that can win the trick led by ``led``, or ``None`` f
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .cards import suit_of
 from .core import HandState, Pending, Verdict, prove
@@ -104,18 +104,18 @@ class TrickPlay:
 
     def play(self, seat: int, card: str, strength: Strength, *, players: int | None = None) -> TrickPlay:
         """Add a card; once every player has played, the trick is closed and its winner leads the next."""
-        if seat != self.to_play():
+        current = self.current
+        if seat != (current.leader + len(current.plays)) % self.seats:
             raise AssertionError("the game must check the turn before calling play()")
-        plays = self.current.plays + ((seat, card),)
+        plays = (*current.plays, (seat, card))
+        trick = Trick(current.number, current.leader, plays)
         if len(plays) < (players or self.seats):
-            return replace(self, current=replace(self.current, plays=plays))
-        return self.close(replace(self.current, plays=plays), winner_of(plays, strength))
+            return TrickPlay(self.seats, trick, self.done)
+        return self.close(trick, winner_of(plays, strength))
 
     def close(self, trick: Trick, winner: int) -> TrickPlay:
-        finished = replace(trick, winner=winner)
-        return replace(
-            self, current=Trick(number=trick.number + 1, leader=winner), done=self.done + (finished,)
-        )
+        finished = Trick(trick.number, trick.leader, trick.plays, winner)
+        return TrickPlay(self.seats, Trick(trick.number + 1, winner), (*self.done, finished))
 
     @property
     def last(self) -> Trick | None:
@@ -149,8 +149,12 @@ def follow_suit(
     revoke and the verdict points back at this move.
     """
     index = state.move_index
-    pending, verdicts = prove(state, seat, (f"suit:{suit(card)}",), index)
-    if led is None or suit(card) == suit(led):
+    played = suit(card)
+    if state.pending:
+        pending, verdicts = prove(state, seat, (f"suit:{played}",), index)
+    else:
+        pending, verdicts = (), []
+    if led is None or played == suit(led):
         return pending, verdicts
     wanted = suit(led)
     message = f"seat {seat} did not follow {wanted} to trick {trick} while holding it"
