@@ -2,10 +2,10 @@
 
 Pure Python, no database. For each game and seat count it deals and plays random legal hands (the cost
 of asking ``legal_moves`` and then ``apply`` at every step, as the table page does), then folds the same
-hands again with ``replay``, once as recorded with the deal and once as recorded without it (the
-moves-only mode): that is the cost of every projection read. It also replays a complete 28-hand Barbù
-match (each hand with its match context, then the match sheet), and measures the peak memory of one
-replay that keeps every intermediate state (what the replay viewer asks for). Each figure is the best of
+hands again into their last state, as a projection does: once as recorded with the deal and once as
+recorded without it (the moves-only mode). It also folds and scores a complete 28-hand Barbù match (each
+hand with its match context, then the match sheet), and measures the peak memory of one ``replay`` that
+keeps every intermediate state (what the replay viewer asks for). Each figure is the best of
 ``--repeat`` runs, so that a busy machine shows the engine's speed rather than its neighbours':
 
     .venv/bin/python bench/bench_engine.py [--hands 200] [--seed 1] [--repeat 5]
@@ -46,6 +46,16 @@ def play(
         state = game.apply(state, move).state
         moves.append(move)
     return dealer, moves
+
+
+def final(game: Any, moves: list[Move], *, seats: int, dealer: int, context: Any = None) -> Any:
+    """Fold the moves into the hand's last state, as a projection does (``replay`` also keeps every
+    intermediate state, for the replay viewer: its memory is measured below)."""
+    state = game.initial_state(None, seats=seats, dealer=dealer, context=context)
+    apply = game.apply
+    for move in moves:
+        state = apply(state, move).state
+    return state
 
 
 def best(runs: int, work: Callable[[], object]) -> float:
@@ -96,7 +106,7 @@ def main() -> None:
 
             def fold(records: list[tuple[int, list[Move]]], game: Any = game, seats: int = seats) -> None:
                 for dealer, moves in records:
-                    replay(game, moves, seats=seats, dealer=dealer)
+                    final(game, moves, seats=seats, dealer=dealer)
 
             known = count / best(args.repeat, partial(fold, hands))
             unknown = count / best(args.repeat, partial(fold, blind))
@@ -117,7 +127,7 @@ def main() -> None:
     moves = sum(len(m) for _, _, m in match)
 
     def whole_match() -> None:
-        results = [game.result(replay(game, m, seats=4, dealer=d, context=c).final) for d, c, m in match]
+        results = [game.result(final(game, m, seats=4, dealer=d, context=c)) for d, c, m in match]
         game.match_result({}, 4, results)
 
     took = best(args.repeat, whole_match) * 1000

@@ -133,17 +133,32 @@ def effective_led(trick: Trick) -> str | None:
     return None
 
 
-def _opened(play: TrickPlay) -> frozenset[str]:
-    """The plain suits led in the finished tricks. Asked at every card, it is worked out once per trick:
-    the answer is kept on the (immutable) trick play beside the tuple of tricks it was computed from."""
+def _opened(play: TrickPlay) -> tuple[frozenset[str], frozenset[str]]:
+    """Over the finished tricks: the plain suits led, and the plain suits whose King fell in a trick of
+    its suit. Asked at every card, worked out once per trick and from the trick before's answer: each
+    answer is kept on the (immutable) trick play beside the tuple of tricks it was computed from."""
     memo = play.__dict__.get("_opened")
     if memo is not None and memo[0] is play.done:
-        return memo[1]  # type: ignore[no-any-return]
-    opened = frozenset(
-        card_suit(led) for t in play.done if (led := effective_led(t)) is not None and not is_trump(led)
-    )
-    play.__dict__["_opened"] = (play.done, opened)
-    return opened
+        return memo[1], memo[2]
+    return _remember_opened(play, frozenset(), frozenset(), play.done)
+
+
+def _remember_opened(
+    play: TrickPlay, opened: frozenset[str], kings: frozenset[str], tricks: Iterable[Trick]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Add ``tricks`` (finished) to what :func:`_opened` found before them, and keep it on ``play``."""
+    more_opened, more_kings = set(opened), set(kings)
+    for trick in tricks:
+        led = effective_led(trick)
+        if led is None or is_trump(led):
+            continue
+        suit = card_suit(led)
+        more_opened.add(suit)
+        if any(card == "K" + suit for _, card in trick.plays):
+            more_kings.add(suit)
+    found = frozenset(more_opened), frozenset(more_kings)
+    play.__dict__["_opened"] = (play.done, *found)
+    return found
 
 
 def _higher(card: str, best: str) -> bool:
@@ -642,7 +657,7 @@ class Tarocchi(Game[TarocchiState]):
     def spot(self, state: TarocchiState) -> Spot:
         """The situation of the player to act in the current trick."""
         play = state.trickplay
-        opened = _opened(play)
+        opened, kings = _opened(play)
         led = effective_led(play.current)
         if led is None:
             return Spot(None, None, opened, None, None, False)
@@ -653,21 +668,17 @@ class Tarocchi(Game[TarocchiState]):
         if lead_suit in PLAIN and best_trump is None:
             suited = [c for c in play.current.cards if card_suit(c) == lead_suit]
             best = max(suited, key=lambda c: _RANK_INDEX[rank_of(c)])
-        return Spot(led, lead_suit, opened, best, best_trump, self._king_shown(state, lead_suit))
+        return Spot(led, lead_suit, opened, best, best_trump, self._king_shown(state, lead_suit, kings))
 
-    def _king_shown(self, state: TarocchiState, suit: str) -> bool:
+    def _king_shown(self, state: TarocchiState, suit: str, kings: frozenset[str]) -> bool:
+        """Whether the King of ``suit`` has fallen in a trick of its suit: this one, or (scope
+        ``rest_of_deal``) any earlier one (``kings``, from :func:`_opened`)."""
         if suit not in PLAIN:
             return False
-        play = state.trickplay
-        tricks: tuple[Trick, ...] = (play.current,)
-        if state.options["fanta_rule_scope"] == "rest_of_deal":
-            tricks = (*play.done, play.current)
+        if suit in kings and state.options["fanta_rule_scope"] == "rest_of_deal":
+            return True
         king = "K" + suit
-        for t in tricks:
-            led = effective_led(t)
-            if led is not None and card_suit(led) == suit and king in t.cards:
-                return True
-        return False
+        return any(card == king for _, card in state.trickplay.current.plays)
 
     @staticmethod
     def _opening_obligation(cards: Iterable[str], suit: str) -> Obligation | None:
@@ -787,7 +798,11 @@ class Tarocchi(Game[TarocchiState]):
             return same
         led = effective_led(trick)
         assert led is not None
-        return play.close(trick, winner_of(plays, strength, led=led))
+        closed = play.close(trick, winner_of(plays, strength, led=led))
+        memo = play.__dict__.get("_opened")
+        if memo is not None and memo[0] is play.done:
+            _remember_opened(closed, memo[1], memo[2], closed.done[len(play.done) :])
+        return closed
 
     # ---- moves-only: what each play asserts and what later plays prove ---------------------------------
     def _play_unknown(
