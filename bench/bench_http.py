@@ -1,10 +1,11 @@
-"""Time recording over HTTP as a club night does it: gunicorn (2 sync workers) serving the API on
-PostgreSQL, and N tables recording at once, each a scorer posting one legal move after the other (the
-deal first, then every call and card, the next hand when one ends). Prints the moves recorded per
-second and the latency of a move (median, p99) for each number of tables.
+"""Time recording over HTTP as a club night does it: gunicorn (2 workers of 4 threads each, as
+`make serve` runs it) serving the API on PostgreSQL, and N tables recording at once, each a scorer
+posting one legal move after the other (the deal first, then every call and card, the next hand when
+one ends). Prints the moves recorded per second and the latency of a move (median, p99) for each
+number of tables.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_http.py \\
-        [--tables 4,32] [--seconds 20] [--workers 2]
+        [--tables 4,32] [--seconds 20] [--workers 2] [--threads 4]
 
 It creates a throwaway database next to the one DATABASE_URL names and drops it at the end.
 """
