@@ -121,6 +121,8 @@ def upcast(event_type: str, schema_version: int, payload: Mapping[str, Any]) -> 
 def decode(event_type: str, schema_version: int, payload: Mapping[str, Any]) -> Event:
     """The typed event for a stored (type, schema version, payload) triple, upcast as needed."""
     cls = event_class(event_type)
+    if schema_version == cls.version:  # nearly every event read: nothing to upcast
+        return cls(**payload)
     return cls(**upcast(event_type, schema_version, payload))
 
 

@@ -169,7 +169,7 @@ def fold(setup: Setup, entries: Sequence[Entry]) -> HandView:
         if r.rectification.get("kind") == "replace_move":
             replaced[r.refs[0]] = move_from_dict(r.rectification["move"])
     standing = [
-        replace(e, move=replaced.get(e.position, e.move))
+        replace(e, move=replaced[e.position]) if e.position in replaced else e
         for e in entries
         if isinstance(e, MoveEntry) and e.position not in undone_positions
     ]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -297,24 +297,38 @@ def read_all_after(position: int, limit: int = 1000) -> list[RecordedEvent]:
 def _select(where: str, params: list[Any], order: str, limit: int | None = None) -> list[RecordedEvent]:
     """Events read as plain rows and decoded here (every read of the store comes this way, and a tailing
     reader or a rebuild reads a great many): the payload arrives as JSON text and is parsed once."""
-    sql = f"SELECT {', '.join(READ_FIELDS)} FROM {StoredEvent._meta.db_table} WHERE {where} ORDER BY {order}"
+    columns = list(READ_FIELDS)
+    if connection.vendor == "postgresql":
+        # The time as whole microseconds since 1970: exact, and far cheaper to turn into a datetime
+        # than the timestamp's text (a rebuild reads hundreds of thousands).
+        columns[READ_FIELDS.index("recorded_at")] = "(extract(epoch FROM recorded_at) * 1000000)::bigint"
+        when: Any = _from_micros
+    else:
+        when = _datetime
+    sql = f"SELECT {', '.join(columns)} FROM {StoredEvent._meta.db_table} WHERE {where} ORDER BY {order}"
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
-    when = _datetime if connection.vendor == "sqlite" else None
     return [
         RecordedEvent(
             position,
             stream_id,
             version,
             decode(event_type, schema, json.loads(payload) if isinstance(payload, str) else payload),
-            when(at) if when else at,
+            when(at),
             by,
         )
         for position, stream_id, version, event_type, schema, payload, at, by in found
     ]
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _from_micros(value: int) -> datetime:
+    return _EPOCH + timedelta(microseconds=value)
 
 
 def _datetime(value: Any) -> datetime:

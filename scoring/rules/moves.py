@@ -7,7 +7,7 @@ Every game uses the same small vocabulary; what a ``Call`` or a ``Choose`` means
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, Field, dataclass, fields
 from typing import Any, ClassVar
 
 from .errors import MalformedMove
@@ -137,6 +137,17 @@ def _int(value: Any, name: str) -> int:
     return value
 
 
+_FIELDS: dict[type[Move], dict[str, Field[Any]]] = {}
+
+
+def _fields_of(cls: type[Move]) -> dict[str, Field[Any]]:
+    """A move class's fields by name, looked up once (every move read from the log asks)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = {f.name: f for f in fields(cls)}
+    return found
+
+
 def move_from_dict(data: Mapping[str, Any]) -> Move:
     """Parse the dict form; raise MalformedMove naming the field that is wrong."""
     if not isinstance(data, Mapping):
@@ -146,7 +157,7 @@ def move_from_dict(data: Mapping[str, Any]) -> Move:
     if cls is None:
         known = ", ".join(sorted(MOVE_TYPES))
         raise MalformedMove("move.malformed", f"unknown move type {kind!r} (one of {known})", field="type")
-    allowed = {f.name: f for f in fields(cls)}
+    allowed = _fields_of(cls)
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
         if key == "type":

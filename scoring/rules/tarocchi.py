@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .cards import SICILIAN_63, Deck, rank_of, suit_of
 from .core import Game, HandResult, HandState, Holdings, MatchResult, Pending, Score, Verdict, evolve, prove
@@ -352,9 +352,8 @@ class TarocchiState(HandState):
         return frozenset(c.seat for c in self.calls)
 
 
-@dataclass(frozen=True)
-class Spot:
-    """What the player to act faces in the current trick."""
+class Spot(NamedTuple):
+    """What the player to act faces in the current trick (made at every card: a plain named tuple)."""
 
     led: str | None  # the card that sets what is led (None: he leads)
     lead_suit: str | None
@@ -662,11 +661,12 @@ class Tarocchi(Game[TarocchiState]):
         if led is None:
             return Spot(None, None, opened, None, None, False)
         lead_suit = card_suit(led)
-        trumps = [c for c in play.current.cards if is_trump(c)]
+        cards = [c for _, c in play.current.plays]
+        trumps = [c for c in cards if _SUIT[c] == TRUMP]
         best_trump = max(trumps, key=trump_number) if trumps else None
         best = None
         if lead_suit in PLAIN and best_trump is None:
-            suited = [c for c in play.current.cards if card_suit(c) == lead_suit]
+            suited = [c for c in cards if _SUIT[c] == lead_suit]
             best = max(suited, key=lambda c: _RANK_INDEX[rank_of(c)])
         return Spot(led, lead_suit, opened, best, best_trump, self._king_shown(state, lead_suit, kings))
 
