@@ -16,6 +16,8 @@ $(INSTALLED): pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]' -c constraints.txt
 	touch $@
 
+# Local development: DEBUG on (the settings are safe by default: off).
+run: export DEBUG ?= true
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
@@ -32,6 +34,8 @@ test: install lint typecheck pytest
 lint: install
 	$(BIN)/ruff check .
 
+# mypy's Django plugin loads the settings: the development ones.
+typecheck: export DEBUG ?= true
 typecheck: install
 	$(BIN)/mypy
 

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "segnapunti.settings")
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("SECRET_KEY", "bench-only")
+os.environ.setdefault("HTTPS", "false")  # gunicorn is reached in plain HTTP on loopback here
 
 import django  # noqa: E402
 

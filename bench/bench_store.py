@@ -25,6 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "segnapunti.settings")
+os.environ.setdefault("DEBUG", "false")  # as in production: no query log
+os.environ.setdefault("SECRET_KEY", "bench-only")
 
 import django  # noqa: E402
 

@@ -9,16 +9,19 @@ Every error body names a stable ``code``, a plain ``message`` and the ``field`` 
 * a service's refusal (:class:`segnapunti.errors.ServiceError`, e.g. a tournament's): its own status;
 * a stale ``expected_version`` (``ConcurrencyConflict``): 409, with ``expected_version`` and
   ``current_version`` so that the client can reload and retry;
-* authentication, permission, not found, method not allowed: DRF's status, in the same shape.
+* authentication, permission, not found, method not allowed: DRF's status, in the same shape;
+* the database unreachable (a connection cut or refused): 503 with ``Retry-After``.
 
 Registered as ``REST_FRAMEWORK["EXCEPTION_HANDLER"]``.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -30,6 +33,8 @@ from scoring.store import ConcurrencyConflict
 from segnapunti.errors import ServiceError
 
 HTTP_422 = status.HTTP_422_UNPROCESSABLE_ENTITY
+RETRY_AFTER_SECONDS = 5
+log = logging.getLogger(__name__)
 
 
 def rules_status(exc: RulesError) -> int:
@@ -59,6 +64,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
                 "current_version": exc.actual,
             },
             status=status.HTTP_409_CONFLICT,
+        )
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database went away (restarted, connection cut): nothing was written (the request's
+        # transaction rolled back), so the client may simply try again shortly.
+        log.warning("database unavailable: %s", exc)
+        return Response(
+            {
+                "code": "service.unavailable",
+                "message": "the database is not answering: try again in a few seconds",
+                "field": None,
+            },
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
     if isinstance(exc, ObjectDoesNotExist):  # a row a write names that is not there (a hand number)
         exc = Http404(str(exc))

@@ -1,14 +1,13 @@
 """Scoring's API routes (``segnapunti.api_urls`` puts them under ``/api/`` with the tournaments')."""
 
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 
-from scoring import apis
+from scoring import api_login, apis
 
 hand = "matches/<int:match_id>/hands/<int:number>/"
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", api_login.TokenApi.as_view(), name="token"),
     path("games/", apis.GameListApi.as_view(), name="games"),
     path("matches/", apis.MatchListCreateApi.as_view(), name="matches"),
     path("matches/<int:match_id>/", apis.MatchDetailUpdateApi.as_view(), name="match"),

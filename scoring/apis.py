@@ -17,6 +17,7 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from scoring import records, selectors, services
@@ -25,6 +26,7 @@ from scoring.models import Hand, Match
 from tournaments.models import Club, Player
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+IDEMPOTENCY_KEY_MAX = 200  # StoredEvent.idempotency_key
 
 
 # ---- shared serializers -----------------------------------------------------------------------------
@@ -142,7 +144,7 @@ class VersionedInput(serializers.Serializer[Any]):
     a retry harmless (or the ``Idempotency-Key`` header)."""
 
     expected_version = serializers.IntegerField(min_value=0)
-    idempotency_key = serializers.CharField(max_length=200, required=False)
+    idempotency_key = serializers.CharField(max_length=IDEMPOTENCY_KEY_MAX, required=False)
 
 
 def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
@@ -163,6 +165,14 @@ def versioned(request: Request, serializer_class: type[VersionedInput]) -> tuple
 def idempotency_key(request: Request, data: dict[str, Any]) -> str | None:
     """The key from the header or the body; both given and different is a malformed request."""
     header = request.headers.get(IDEMPOTENCY_HEADER) or None
+    if header is not None and len(header) > IDEMPOTENCY_KEY_MAX:
+        raise serializers.ValidationError(
+            {
+                "idempotency_key": [
+                    f"the {IDEMPOTENCY_HEADER} header has more than {IDEMPOTENCY_KEY_MAX} characters"
+                ]
+            }
+        )
     body = data.get("idempotency_key") or None
     if header and body and header != body:
         raise serializers.ValidationError(
@@ -568,6 +578,9 @@ class RecordImportApi(MatchApi):
 
 class RecordCheckApi(APIView):
     permission_classes = [IsAuthenticated]
+    # Checking folds a whole record through the engine: a user may not keep a worker busy with it.
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "record_check"
 
     class InputSerializer(serializers.Serializer[Any]):
         class Meta:

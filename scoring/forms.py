@@ -3,7 +3,6 @@ the services and the engine judge the move itself."""
 
 from __future__ import annotations
 
-import json
 import re
 import uuid
 from collections.abc import Sequence
@@ -14,6 +13,7 @@ from django import forms
 from scoring.handlog import RECTIFICATIONS
 from scoring.models import Match
 from scoring.rules import Game, game_names, get_game
+from segnapunti import safejson
 from tournaments.models import Club, Player
 
 _SPLIT = re.compile(r"[\s,;]+")
@@ -58,9 +58,9 @@ class MoveForm(VersionedForm):
         raw = data.get("move") or data.get("move_json")
         if raw:
             try:
-                move = json.loads(raw)
-            except ValueError:
-                raise forms.ValidationError("the move is not valid JSON") from None
+                move = safejson.loads(raw)
+            except ValueError as exc:
+                raise forms.ValidationError(f"the move is not valid JSON: {exc}") from None
             if not isinstance(move, dict):
                 raise forms.ValidationError(
                     'a move is an object, e.g. {"type": "play", "seat": 0, "card": "3S"}'
@@ -226,9 +226,9 @@ class RulingForm(VersionedForm):
         rect: dict[str, Any] = {"kind": kind}
         if kind == "replace_move":
             try:
-                rect["move"] = json.loads(data.get("move") or "")
-            except ValueError:
-                self.add_error("move", "the corrected move is not valid JSON")
+                rect["move"] = safejson.loads(data.get("move") or "")
+            except ValueError as exc:
+                self.add_error("move", f"the corrected move is not valid JSON: {exc}")
         elif kind == "transfer_tricks":
             rect.update(from_seat=data.get("from_seat"), to_seat=data.get("to_seat"), count=data.get("count"))
         elif kind in ("penalty", "assign_score"):

@@ -46,6 +46,16 @@ from scoring.rules.moves import Move, move_from_dict
 from scoring.rules.tricks import TrickPlay
 
 RECTIFICATIONS = ("stands", "dismiss", "replace_move", "transfer_tricks", "penalty", "assign_score")
+# What each kind of rectification carries besides its kind: nothing else goes into the log.
+RECTIFICATION_KEYS: dict[str, tuple[str, ...]] = {
+    "stands": (),
+    "dismiss": (),
+    "replace_move": ("move",),
+    "transfer_tricks": ("from_seat", "to_seat", "count"),
+    "penalty": ("scores",),
+    "assign_score": ("scores",),
+}
+SCORE_LIMIT = 1_000_000  # no hand of any of these games scores anywhere near it
 
 
 @dataclass(frozen=True)
@@ -328,12 +338,16 @@ def _scores(rect: Mapping[str, Any], seats: int) -> tuple[Score, ...]:
     out: list[Score] = []
     for value in raw:
         try:
-            number = Fraction(value) if isinstance(value, str) else value
+            number = Fraction(value) if isinstance(value, str) and len(value) <= 32 else value
         except ValueError:
             number = None
         if isinstance(number, bool) or not isinstance(number, int | Fraction):
             raise MalformedMove(
                 "ruling.malformed", "each score is a whole number or an exact fraction string", field="scores"
+            )
+        if not -SCORE_LIMIT <= number <= SCORE_LIMIT:
+            raise MalformedMove(
+                "ruling.malformed", f"a score is between -{SCORE_LIMIT} and {SCORE_LIMIT}", field="scores"
             )
         out.append(_whole(number) if isinstance(number, Fraction) else number)
     return tuple(out)
@@ -378,6 +392,14 @@ def check_ruling(view: HandView, refs: Sequence[int], rectification: Mapping[str
             f"rectification kind must be one of {', '.join(RECTIFICATIONS)}",
             field="rectification",
         )
+    for key in rectification:
+        if key != "kind" and key not in RECTIFICATION_KEYS[kind]:
+            takes = ", ".join(RECTIFICATION_KEYS[kind]) or "nothing but its kind"
+            raise MalformedMove(
+                "ruling.malformed",
+                f"a {kind} rectification has no {str(key)[:40]!r} (it takes {takes})",
+                field=f"rectification.{str(key)[:40]}",
+            )
     if not refs:
         raise MalformedMove("ruling.malformed", "a ruling references at least one move", field="refs")
     standing = {m.position for m in view.moves}

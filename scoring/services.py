@@ -52,6 +52,7 @@ from scoring.rules.core import Verdict
 from scoring.rules.moves import move_from_dict, move_to_dict
 from scoring.selectors import hand_entries, hand_setup, hand_view_at, match_results, match_sheet
 from scoring.selectors import sheet_of as _sheet
+from segnapunti.errors import Forbidden
 from tournaments.models import Club, Membership, Player
 
 User = AbstractBaseUser | AnonymousUser
@@ -143,6 +144,12 @@ def _match_rows(
     assigned = list(scorers)
     _check_scorers(club, assigned)
     if permissions.club_role(actor, club) == Membership.Role.SCORER:
+        # Publishing a match and choosing its scorers are a director's (docs/api.md): a scorer's new
+        # match is private and his own table.
+        if published:
+            raise Forbidden("match.publish", "only a director may publish a match", field="published")
+        if assigned:
+            raise Forbidden("match.scorers", "only a director may assign a match's scorers", field="scorers")
         assigned.append(actor)
     match = Match.objects.create(
         club=club,
@@ -153,20 +160,56 @@ def _match_rows(
         published=published,
         created_by=user_or_none(actor),
     )
-    rows = []
-    for i, seat in enumerate(seats):
-        if isinstance(seat, Player):
-            if seat.club_id != club.pk and not guests:
-                raise ImpossibleMove("match.player", f"{seat} is not a member of {club}", field="seats")
-            rows.append(MatchSeat(match=match, seat=i, name=seat.name, player=seat))
-        else:
-            if not isinstance(seat, str) or not seat.strip():
-                raise MalformedMove("match.seats", "each seat needs a name", field="seats")
-            rows.append(MatchSeat(match=match, seat=i, name=seat.strip()))
+    rows = [
+        MatchSeat(match=match, seat=i, name=player.name if player else name, player=player)
+        for i, (name, player) in enumerate(_seat_players(club, seats, guests))
+    ]
     MatchSeat.objects.bulk_create(rows)
     if assigned:
         match.scorers.add(*assigned)
     return match
+
+
+SEAT_NAME_MAX = 120  # MatchSeat.name
+
+
+def _seat_players(club: Club, seats: Sequence[str | Player], guests: bool) -> list[tuple[str, Player | None]]:
+    """Each seat's name and player. A typed name that is exactly a club player's name (ignoring case and
+    spaces around it) is that player, so that his results reach his history and ratings; a player (by
+    id or by name) sits in one seat only."""
+    by_name: dict[str, Player] = {}
+    typed = [s.strip().casefold() for s in seats if isinstance(s, str)]
+    if typed:
+        for member in Player.objects.filter(club=club):
+            by_name.setdefault(member.name.strip().casefold(), member)
+    out: list[tuple[str, Player | None]] = []
+    seen: set[int] = set()
+    for i, seat in enumerate(seats):
+        where = f"seats.{i}"
+        if isinstance(seat, Player):
+            if seat.club_id != club.pk and not guests:
+                raise ImpossibleMove("match.player", f"{seat} is not a member of {club}", field=where)
+            player: Player | None = seat
+            name = seat.name
+        else:
+            if not isinstance(seat, str) or not seat.strip():
+                raise MalformedMove("match.seats", "each seat needs a name", field=where)
+            name = seat.strip()
+            if len(name) > SEAT_NAME_MAX:
+                raise MalformedMove(
+                    "match.seats", f"a seat's name has at most {SEAT_NAME_MAX} characters", field=where
+                )
+            if "\x00" in name:
+                raise MalformedMove("match.seats", "a seat's name cannot hold the NUL character", field=where)
+            player = by_name.get(name.casefold())
+        if player is not None:
+            if player.pk in seen:
+                raise ImpossibleMove(
+                    "match.player_twice", f"{player.name} already sits in another seat", field=where
+                )
+            seen.add(player.pk)
+        out.append((name, player))
+    return out
 
 
 def match_update(
@@ -323,11 +366,19 @@ def move_undo(
 
 
 # ---- rulings ----------------------------------------------------------------------------------------
+RULE_MAX, REASON_MAX = 200, 2000  # as the API's serializer
+
+
 def _check_ruling_input(refs: Any, rule: Any, reason: Any, rectification: Any) -> None:
     if not isinstance(rule, str) or not rule.strip():
         raise MalformedMove("ruling.malformed", "a ruling names the rule it applies", field="rule")
     if not isinstance(reason, str) or not reason.strip():
         raise MalformedMove("ruling.malformed", "a ruling gives its reason", field="reason")
+    for name, text, most in (("rule", rule, RULE_MAX), ("reason", reason, REASON_MAX)):
+        if len(text) > most:
+            raise MalformedMove("ruling.malformed", f"the {name} has at most {most} characters", field=name)
+        if "\x00" in text:
+            raise MalformedMove("ruling.malformed", f"the {name} cannot hold the NUL character", field=name)
     if not isinstance(refs, list | tuple) or not all(
         isinstance(r, int) and not isinstance(r, bool) for r in refs
     ):

@@ -73,6 +73,8 @@ def match_new(request: HttpRequest, club_id: int) -> HttpResponse:
         return render(request, "scoring/match_new.html", {"club": club, "picker": GameForm()})
     game = get_game(picker.cleaned_data["game"])
     form = MatchForm(request.POST or None, game=game, club=club)
+    if permissions.club_role(request.user, club) != permissions.Role.DIRECTOR:
+        del form.fields["published"]  # publishing a match is a director's (docs/api.md)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -85,7 +87,7 @@ def match_new(request: HttpRequest, club_id: int) -> HttpResponse:
                     options=data["options"],
                     direction=data["direction"],
                     title=data["title"],
-                    published=data["published"],
+                    published=data.get("published", False),
                     actor=request.user,
                 )
                 # A scorer who opens a match scores it: he is its first assigned scorer.

@@ -34,3 +34,9 @@ class Refused(ServiceError):
     """The request is well formed but cannot be done now: 422, and nothing was written."""
 
     status_code = 422
+
+
+class Forbidden(ServiceError):
+    """The request is well formed but this user's role may not make it: 403, and nothing was written."""
+
+    status_code = 403

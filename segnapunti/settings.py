@@ -1,9 +1,12 @@
 """Settings, read from environment variables.
 
-Every variable has a default that works on a laptop with no services at all: SQLite in the project
-folder, Celery tasks run eagerly in-process, DEBUG on. Production sets DEBUG=false, SECRET_KEY and
-ALLOWED_HOSTS; PostgreSQL is one variable (DATABASE_URL), a real broker another (CELERY_BROKER_URL).
-A malformed value stops start-up with ImproperlyConfigured rather than being guessed at.
+Safe by default: DEBUG is off unless DEBUG=true is set (``make run`` and the test suite set it), so an
+error never shows a debug page, a SECRET_KEY is required, and the site expects HTTPS (secure cookies,
+HSTS, redirect to https) unless HTTPS=false says it is served in plain HTTP on a club's own network.
+Every other variable has a default that needs no services at all: SQLite in the project folder, Celery
+tasks run eagerly in-process. PostgreSQL is one variable (DATABASE_URL), a real broker another
+(CELERY_BROKER_URL). A malformed value stops start-up with ImproperlyConfigured rather than being
+guessed at.
 """
 
 import os
@@ -58,7 +61,7 @@ def envlist(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-DEBUG = envbool("DEBUG", True)
+DEBUG = envbool("DEBUG", False)
 
 _DEV_SECRET_KEY = "dev-only-insecure-key-never-use-in-production"
 SECRET_KEY = envstr("SECRET_KEY", _DEV_SECRET_KEY if DEBUG else "")
@@ -66,6 +69,18 @@ if not SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
+
+# Served over HTTPS (by a proxy in front that terminates TLS and says so in X-Forwarded-Proto): on by
+# default with DEBUG off. HTTPS=false for plain HTTP on a club's own network (then cookies are not
+# marked secure and nothing is redirected: `manage.py check --deploy` says so).
+HTTPS = envbool("HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 31_536_000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = HTTPS
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -83,6 +98,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "segnapunti.middleware.RequestSizeLimit",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -164,7 +180,25 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # One error body for the whole API: {"code", "message", "field"} (scoring/api_errors.py).
     "EXCEPTION_HANDLER": "scoring.api_errors.exception_handler",
+    # JSON read so that no body can crash a request (segnapunti/safejson.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "segnapunti.safejson.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # Per address and per user name for sign-ins and tokens; per user for checking records. Counted in
+    # the cache (CACHES): per process unless a shared cache is configured.
+    "DEFAULT_THROTTLE_RATES": {
+        "login": envstr("THROTTLE_LOGIN", "20/min"),
+        "login_name": envstr("THROTTLE_LOGIN_NAME", "10/min"),
+        "record_check": envstr("THROTTLE_RECORD_CHECK", "30/min"),
+    },
 }
+
+# Request bodies: every request at most REQUEST_MAX_BYTES, the record endpoints RECORD_MAX_BYTES
+# (segnapunti/middleware.py answers 413 beyond).
+REQUEST_MAX_BYTES = envint("REQUEST_MAX_BYTES", 256 * 1024)
+RECORD_MAX_BYTES = envint("RECORD_MAX_BYTES", 8 * 1024 * 1024)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Segnapunti API",

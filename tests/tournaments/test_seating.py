@@ -291,7 +291,7 @@ def run_command(*args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=120,
-        env={"PATH": "/usr/bin:/bin", "DATABASE_URL": "sqlite:///:memory:"},
+        env={"PATH": "/usr/bin:/bin", "DATABASE_URL": "sqlite:///:memory:", "DEBUG": "true"},
     )
 
 

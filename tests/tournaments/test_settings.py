@@ -64,12 +64,56 @@ def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_defaults_need_no_services() -> None:
-    done = load_settings()
+def test_debug_is_off_unless_asked_for() -> None:
+    # Nothing set at all: DEBUG is off, so start-up insists on a secret key rather than showing debug
+    # pages (with the database and broker URLs in them) to whoever makes a request fail.
+    bare = load_settings()
+    assert bare.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in bare.stderr
+
+    done = load_settings(SECRET_KEY="s3cret")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("False [] True")
+
+
+def test_the_development_defaults_need_no_services() -> None:
+    done = load_settings(DEBUG="true")
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("True ['127.0.0.1', 'localhost'] True")
     assert "sqlite3" in done.stdout and "db.sqlite3" in done.stdout
+
+
+def deploy_check(**env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=PROJECT,
+        env={"PATH": os.environ.get("PATH", ""), **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+PRODUCTION = {
+    "SECRET_KEY": "k" * 20 + "-production-secret-0123456789-abcdefgh",
+    "ALLOWED_HOSTS": "club.example",
+}
+
+
+def test_with_debug_off_the_deployment_checks_pass_with_no_warning() -> None:
+    # HTTPS by default: secure cookies, HSTS, the redirect to https.
+    done = deploy_check(**PRODUCTION)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_plain_http_on_a_local_network_is_an_explicit_choice_the_checks_point_out() -> None:
+    done = deploy_check(**PRODUCTION, HTTPS="false")
+
+    assert done.returncode != 0
+    assert "SECURE_SSL_REDIRECT" in done.stderr and "SESSION_COOKIE_SECURE" in done.stderr
 
 
 def test_it_refuses_to_start_without_a_secret_key_when_debug_is_off() -> None:

@@ -1,0 +1,45 @@
+"""Limits applied to every request before any view reads it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+
+class RequestSizeLimit:
+    """Refuse a body larger than the limit, from its declared length, before anything reads it.
+
+    ``REQUEST_MAX_BYTES`` for every request; ``RECORD_MAX_BYTES`` for the record endpoints (a season's
+    match record is larger than any move). Django reads a WSGI body no further than its declared length,
+    so checking the length bounds what a parser can be made to read. The API answers in its error shape.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        raw = request.META.get("CONTENT_LENGTH") or "0"
+        try:
+            length = int(raw)
+        except ValueError:
+            length = -1
+        limit = (
+            settings.RECORD_MAX_BYTES
+            if request.path.startswith("/api/records/")
+            else settings.REQUEST_MAX_BYTES
+        )
+        if length < 0 or length > limit:
+            message = (
+                "the Content-Length header is not a number"
+                if length < 0
+                else f"the request body is {length} bytes, more than the {limit} this address takes"
+            )
+            if request.path.startswith("/api/"):
+                code = "request.malformed" if length < 0 else "request.too_large"
+                return JsonResponse(
+                    {"code": code, "message": message, "field": None}, status=400 if length < 0 else 413
+                )
+            return HttpResponse(message, status=400 if length < 0 else 413, content_type="text/plain")
+        return self.get_response(request)

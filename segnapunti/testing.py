@@ -1,0 +1,12 @@
+"""Loaded by pytest before Django starts (``-p segnapunti.testing`` in pyproject's addopts).
+
+The suite runs with the development settings, as ``make run`` does (``DEBUG=true`` at import: the
+development secret key, local host names, plain HTTP); pytest-django still runs every test with
+``settings.DEBUG`` off, so error pages are the production ones. The tests of the safe defaults import
+the settings in a fresh interpreter with exactly the variables they choose.
+"""
+
+import os
+
+if not os.environ.get("DEBUG"):
+    os.environ["DEBUG"] = "true"
