@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from the project: /api/docs/ works with no internet
     "scoring",
     "tournaments",
 ]
@@ -204,6 +205,9 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Segnapunti API",
     "DESCRIPTION": "Score sheets and tournaments for traditional Italian and French card games.",
     "VERSION": "0.1.0",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Celery: with no broker configured, tasks run eagerly in the calling process (and errors propagate).

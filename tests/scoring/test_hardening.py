@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.core.cache import cache
 from django.db import OperationalError
 from django.test import Client
@@ -320,3 +321,15 @@ def test_the_new_match_page_offers_publishing_to_directors_only(
 
     assert page.status_code == 200
     assert (b'name="published"' in page.content) is shown
+
+
+# ---- offline documentation ------------------------------------------------------------------------
+def test_the_api_docs_load_nothing_from_another_site() -> None:
+    page = APIClient().get("/api/docs/")
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "cdn." not in html and "unpkg" not in html and "jsdelivr" not in html
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in html
+    # The files it names are the project's own static files (whitenoise serves them).
+    assert finders.find("drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js")
