@@ -37,14 +37,26 @@ class Event:
 
     def __post_init__(self) -> None:
         # JSON has no tuples: lists coming back from a payload become tuples, so that a decoded event
-        # equals the one that was written.
-        for name in _field_names(type(self)):
+        # equals the one that was written (only the fields declared as tuples can hold one).
+        for name in _tuple_fields(type(self)):
             value = getattr(self, name)
             if isinstance(value, list):
                 object.__setattr__(self, name, tuple(value))
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_TUPLE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _tuple_fields(cls: type[Event]) -> tuple[str, ...]:
+    """The fields declared as tuples (annotations are strings here: ``from __future__ import
+    annotations``), looked up once per class."""
+    names = _TUPLE_FIELDS.get(cls)
+    if names is None:
+        names = _TUPLE_FIELDS[cls] = tuple(
+            f.name for f in dataclasses.fields(cls) if str(f.type).startswith(("tuple", "Tuple"))
+        )
+    return names
 
 
 def _field_names(cls: type[Event]) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from django.utils import timezone
 from scoring import store
 from scoring.models import Match
 from scoring.selectors import MatchOutcome, match_outcome, match_outcomes_from_log
+from segnapunti.batch import gc_paused
 from tournaments import events, ratings
 from tournaments.models import (
     PlayerRating,
@@ -298,7 +299,7 @@ def standings_rebuild(*, tournament_id: int) -> Standings:
     """The standings computed again from the event log alone: the tournament's stream folded for its
     rounds, tables, sit-outs and settings, and every table's match folded hand by hand."""
     tournament = Tournament.objects.get(pk=tournament_id)
-    with transaction.atomic():
+    with gc_paused(), transaction.atomic():
         standings = _locked(tournament)
         tlog = events.fold(store.read_stream(tournament.stream_id))
         contributions: list[Contribution] = []
@@ -422,7 +423,7 @@ def ratings_apply_match(*, match_id: int) -> bool:
 
 def ratings_rebuild(*, game: str) -> None:
     """Every rating of the game computed again from its finished matches, in match order."""
-    with transaction.atomic():
+    with gc_paused(), transaction.atomic():
         _book(game)
         _rerate_from(game, 0)
 

@@ -166,6 +166,10 @@ class Holdings:
         gone = self.gone | set(cards) if to_gone else self.gone
         return evolve(self, counts=tuple(counts), hands=hands, gone=gone)
 
+    def remove_card(self, seat: int, card: str) -> Holdings:
+        """``remove(seat, (card,))``: one card played, the path every trick takes."""
+        return self._remove_one(seat, card, "card")
+
     def _remove_one(self, seat: int, card: str, field: str) -> Holdings:
         """One card played: the same checks and result as the general case, on the path every trick takes."""
         hands = self.hands

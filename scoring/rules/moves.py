@@ -152,6 +152,10 @@ def move_from_dict(data: Mapping[str, Any]) -> Move:
     """Parse the dict form; raise MalformedMove naming the field that is wrong."""
     if not isinstance(data, Mapping):
         raise MalformedMove("move.malformed", "a move must be an object", field="move")
+    if len(data) == 3 and data.get("type") == "play":  # most moves of every log: a card played
+        seat, card = data.get("seat"), data.get("card")
+        if type(seat) is int and type(card) is str:
+            return PlayCard(seat=seat, card=card)
     kind = data.get("type")
     cls = MOVE_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:

@@ -412,6 +412,8 @@ class Tarocchi(Game[TarocchiState]):
 
     # ---- whose move -----------------------------------------------------------------------------------
     def actors(self, state: TarocchiState, move: Move) -> frozenset[int | None]:
+        if state.phase == "play" and isinstance(move, PlayCard) and state.play is not None:
+            return frozenset({state.play.to_play()})
         if isinstance(move, Call) and state.phase == "auction":
             return frozenset[int | None](s for s in range(state.seats) if s not in state.spoken) | {None}
         if isinstance(move, Exchange) and state.phase == "discard":
@@ -479,12 +481,12 @@ class Tarocchi(Game[TarocchiState]):
 
     # ---- moves ----------------------------------------------------------------------------------------
     def _apply(self, state: TarocchiState, move: Move) -> tuple[TarocchiState, list[Verdict]]:
+        if isinstance(move, PlayCard):  # the card play first: nearly every move
+            return self._play(state, move)
         if isinstance(move, Call):
             return self._call(state, move)
         if isinstance(move, Exchange):
             return self._exchange(state, move)
-        if isinstance(move, PlayCard):
-            return self._play(state, move)
         raise AssertionError(f"unexpected move {move!r}")  # actors() lets nothing else through
 
     # ---- the auction ----------------------------------------------------------------------------------
@@ -768,17 +770,17 @@ class Tarocchi(Game[TarocchiState]):
         assert move.seat is not None
         seat, card = move.seat, move.card
         self.deck.check(card)
-        holdings = state.hands.remove(seat, [card])
+        holdings = state.hands.remove_card(seat, card)
         index = state.move_index
         verdicts: list[Verdict] = []
-        if state.deal_known:
+        if holdings.hands is not None:  # the deal is known
             found = self.violation(state, seat, card)
             if found is not None:
                 verdicts.append(Verdict(found[0], seat, state.trickplay.number, found[1], index))
             new = evolve(state, holdings=holdings, play=self._advance(state.trickplay, seat, card))
         else:
             new, verdicts = self._play_unknown(state, seat, card, holdings)
-        if all(c == 0 for c in holdings.counts):
+        if not any(holdings.counts):
             new = evolve(new, over=True, phase="over")
             if not new.deal_known:
                 new, more = self._flush(new, index)
