@@ -10,6 +10,7 @@ Every error body names a stable ``code``, a plain ``message`` and the ``field`` 
 * a stale ``expected_version`` (``ConcurrencyConflict``): 409, with ``expected_version`` and
   ``current_version`` so that the client can reload and retry;
 * authentication, permission, not found, method not allowed: DRF's status, in the same shape;
+* a number the database cannot hold (``DataError``, ``OverflowError``): 400;
 * the database unreachable (a connection cut or refused): 503 with ``Retry-After``.
 
 Registered as ``REST_FRAMEWORK["EXCEPTION_HANDLER"]``.
@@ -21,7 +22,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
-from django.db import InterfaceError, OperationalError
+from django.db import DataError, InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -77,6 +78,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             },
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
+    if isinstance(exc, DataError | OverflowError):
+        # A number beyond what the database holds (an id of 30 digits in the path or a filter): no row
+        # can match it, and nothing was written.
+        return Response(
+            {
+                "code": "request.out_of_range",
+                "message": "a number in the request is beyond what the service stores",
+                "field": None,
+            },
+            status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, ObjectDoesNotExist):  # a row a write names that is not there (a hand number)
         exc = Http404(str(exc))

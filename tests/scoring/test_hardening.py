@@ -333,3 +333,24 @@ def test_the_api_docs_load_nothing_from_another_site() -> None:
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in html
     # The files it names are the project's own static files (whitenoise serves them).
     assert finders.find("drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/tournaments/?club=-1054390172480761495552&kind=tournament",
+        "/api/matches/?club=99999999999999999999999",
+        "/api/matches/99999999999999999999999/",
+    ],
+)
+def test_a_number_beyond_the_database_is_never_a_crash(people: People, path: str) -> None:
+    # SQLite cannot even bind such a number (400 out of range); PostgreSQL compares it and finds nothing
+    # (an empty list, or 404 for a match).
+    response = client_for(people.director).get(path)
+
+    assert response.status_code in (200, 400, 404), response.content[:300]
+    assert response["Content-Type"].startswith("application/json")
+    if response.status_code == 400:
+        assert response.json()["code"] == "request.out_of_range"
+    elif response.status_code == 200:
+        assert response.json() == []
