@@ -148,6 +148,19 @@ def _database(url: str) -> dict[str, object]:
 
 
 DATABASES = {"default": _database(envstr("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
+
+# The cache holds the throttles' counts. In each process's memory by default; CACHE_URL (a Redis URL)
+# shares it between the processes of a server, so that a rate is the same whatever process answers.
+_CACHE_URL = envstr("CACHE_URL", "")
+if _CACHE_URL and not _CACHE_URL.startswith(("redis://", "rediss://")):
+    raise ImproperlyConfigured(f"CACHE_URL={_CACHE_URL!r} is not a Redis URL (redis://host:port/db)")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL}
+        if _CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -19,3 +19,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+handler400 = "segnapunti.error_views.bad_request"
+handler403 = "segnapunti.error_views.permission_denied"
+handler404 = "segnapunti.error_views.page_not_found"
+handler500 = "segnapunti.error_views.server_error"

@@ -10,12 +10,13 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.core.cache import cache
 from django.db import OperationalError
-from django.test import Client
+from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
 from scoring import selectors
 from scoring.models import Match, MatchSeat, StoredEvent
 from scoring.rules import game_names, get_game, move_to_dict
+from segnapunti.error_views import server_error
 from tests.scoring.api_support import (
     People,
     client_for,
@@ -354,3 +355,40 @@ def test_a_number_beyond_the_database_is_never_a_crash(people: People, path: str
         assert response.json()["code"] == "request.out_of_range"
     elif response.status_code == 200:
         assert response.json() == []
+
+
+# ---- error pages ---------------------------------------------------------------------------------------
+def test_an_api_address_that_does_not_exist_answers_the_api_error_body() -> None:
+    response = APIClient().get("/api/matches/not-a-number/")
+
+    assert error_of(response, 404)["code"] == "not_found"
+
+
+def test_a_page_that_does_not_exist_is_a_page_in_the_site_layout() -> None:
+    response = Client().get("/no/such/page/")
+
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "Not found" in html and "Segnapunti" in html and "Back to the clubs" in html
+
+
+def test_a_page_the_role_does_not_allow_says_why_in_the_site_layout(people: People) -> None:
+    browser = Client()
+    browser.force_login(people.member)
+
+    response = browser.get(f"/clubs/{people.club.pk}/matches/new/")
+
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "Not allowed" in html and "does not allow" in html and "Back to the clubs" in html
+
+
+@pytest.mark.parametrize(("path", "json"), [("/api/matches/", True), ("/clubs/", False)])
+def test_a_server_error_answers_in_the_shape_of_where_it_happened(path: str, json: bool) -> None:
+    response = server_error(RequestFactory().get(path))
+
+    assert response.status_code == 500
+    if json:
+        assert response["Content-Type"] == "application/json"
+    else:
+        assert b"Something went wrong" in response.content and b"Segnapunti" in response.content

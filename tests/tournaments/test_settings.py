@@ -142,3 +142,27 @@ def test_a_malformed_variable_stops_start_up() -> None:
 
     assert done.returncode != 0
     assert "DEBUG='sometimes' is not a boolean" in done.stderr
+
+
+def test_the_throttles_count_in_a_shared_redis_cache_when_one_is_named() -> None:
+    code = "import segnapunti.settings as s; print(s.CACHES['default']['BACKEND'])"
+    env = {"PATH": os.environ.get("PATH", ""), "DEBUG": "true"}
+    local = subprocess.run([sys.executable, "-c", code], cwd=PROJECT, env=env, capture_output=True, text=True)
+    shared = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=PROJECT,
+        env={**env, "CACHE_URL": "redis://127.0.0.1:6379/2"},
+        capture_output=True,
+        text=True,
+    )
+    wrong = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=PROJECT,
+        env={**env, "CACHE_URL": "memcached://x"},
+        capture_output=True,
+        text=True,
+    )
+
+    assert local.stdout.strip().endswith("LocMemCache")
+    assert shared.stdout.strip().endswith("RedisCache")
+    assert wrong.returncode != 0 and "is not a Redis URL" in wrong.stderr

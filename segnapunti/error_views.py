@@ -1,0 +1,47 @@
+"""What a 400, 403, 404 or 500 looks like: the API's error body under ``/api/``, a page in the site's
+layout that says why everywhere else (never Django's bare or debug pages)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+
+_WHY = {
+    400: ("request.invalid", "Bad request", "The request could not be read."),
+    403: ("permission_denied", "Not allowed", "Your role does not allow this."),
+    404: ("not_found", "Not found", "There is nothing at this address."),
+    500: ("server.error", "Something went wrong", "The error has been logged; nothing was half-written."),
+}
+
+
+def _answer(request: HttpRequest, status: int, detail: str | None = None) -> HttpResponse:
+    code, title, why = _WHY[status]
+    message = detail or why
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": code, "message": message, "field": None}, status=status)
+    page = render_to_string("error.html", {"status": status, "title": title, "message": message})
+    return HttpResponse(page, status=status)
+
+
+def _detail(exception: Any) -> str | None:
+    text = str(exception) if exception is not None else ""
+    # Django's resolver puts its internal dictionary in a 404's text: not for visitors.
+    return text if text and not text.startswith("{") else None
+
+
+def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
+    return _answer(request, 400)
+
+
+def permission_denied(request: HttpRequest, exception: Any = None) -> HttpResponse:
+    return _answer(request, 403, _detail(exception))
+
+
+def page_not_found(request: HttpRequest, exception: Any = None) -> HttpResponse:
+    return _answer(request, 404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return _answer(request, 500)
