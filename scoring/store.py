@@ -283,8 +283,11 @@ def read_streams(stream_ids: Sequence[str]) -> dict[str, list[RecordedEvent]]:
     out: dict[str, list[RecordedEvent]] = {stream_id: [] for stream_id in stream_ids}
     if not stream_ids:
         return out
-    marks = ", ".join(["%s"] * len(stream_ids))
-    for event in _select(f"stream_id IN ({marks})", list(stream_ids), "stream_id, version"):
+    if connection.vendor == "postgresql":  # one array, sent in binary: nothing to quote
+        where, params = "stream_id = ANY(%b::varchar[])", [list(stream_ids)]
+    else:
+        where, params = f"stream_id IN ({', '.join(['%s'] * len(stream_ids))})", list(stream_ids)
+    for event in _select(where, params, "stream_id, version"):
         out[event.stream_id].append(event)
     return out
 
@@ -308,7 +311,7 @@ def _select(where: str, params: list[Any], order: str, limit: int | None = None)
     sql = f"SELECT {', '.join(columns)} FROM {StoredEvent._meta.db_table} WHERE {where} ORDER BY {order}"
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
     return [
@@ -344,9 +347,10 @@ def result_for_key(stream_id: str, idempotency_key: str) -> AppendResult | None:
 
 
 def _cursor() -> Any:
-    """A cursor for the insert. On PostgreSQL one that binds its parameters on the server: Django's default
-    cursor quotes every array element into the SQL text, which costs more than the insert itself. It is
-    wrapped like Django's own, so that the statement is counted and logged as any other."""
+    """A cursor for the store's statements. On PostgreSQL one that binds its parameters on the server:
+    Django's default cursor quotes every array element into the SQL text, which costs more than the
+    statement itself. It is wrapped like Django's own, so that the statement is counted and logged as
+    any other."""
     if connection.vendor != "postgresql":
         return connection.cursor()
     import psycopg
