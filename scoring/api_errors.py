@@ -80,12 +80,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
     if isinstance(exc, DataError | OverflowError):
-        # A number beyond what the database holds (an id of 30 digits in the path or a filter): no row
+        # A value beyond what the database holds (an id of 30 digits in the path or a filter): no row
         # can match it, and nothing was written.
         return Response(
             {
                 "code": "request.out_of_range",
-                "message": "a number in the request is beyond what the service stores",
+                "message": "a value in the request is beyond what the service stores (too large or long)",
                 "field": None,
             },
             status=status.HTTP_400_BAD_REQUEST,

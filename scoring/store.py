@@ -283,6 +283,7 @@ def read_streams(stream_ids: Sequence[str]) -> dict[str, list[RecordedEvent]]:
     out: dict[str, list[RecordedEvent]] = {stream_id: [] for stream_id in stream_ids}
     if not stream_ids:
         return out
+    params: list[Any]
     if connection.vendor == "postgresql":  # one array, sent in binary: nothing to quote
         where, params = "stream_id = ANY(%b::varchar[])", [list(stream_ids)]
     else:

@@ -48,12 +48,12 @@ def test_envlist_splits_on_commas(monkeypatch: pytest.MonkeyPatch) -> None:
     assert settings.envlist("SOME_HOSTS", []) == ["a.example", "b.example"]
 
 
-def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
-    """Import the settings in a fresh interpreter with exactly these variables set (and PATH)."""
-    code = (
-        "import segnapunti.settings as s;"
-        "print(s.DEBUG, s.ALLOWED_HOSTS, s.CELERY_TASK_ALWAYS_EAGER, s.DATABASES)"
-    )
+def load_settings(
+    shown: str = "s.DEBUG, s.ALLOWED_HOSTS, s.CELERY_TASK_ALWAYS_EAGER, s.DATABASES", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """Import the settings in a fresh interpreter with exactly these variables set (and PATH), and print
+    ``shown`` (settings named ``s.X``)."""
+    code = f"import segnapunti.settings as s; print({shown})"
     return subprocess.run(
         [sys.executable, "-c", code],
         cwd=PROJECT,
@@ -145,23 +145,10 @@ def test_a_malformed_variable_stops_start_up() -> None:
 
 
 def test_the_throttles_count_in_a_shared_redis_cache_when_one_is_named() -> None:
-    code = "import segnapunti.settings as s; print(s.CACHES['default']['BACKEND'])"
-    env = {"PATH": os.environ.get("PATH", ""), "DEBUG": "true"}
-    local = subprocess.run([sys.executable, "-c", code], cwd=PROJECT, env=env, capture_output=True, text=True)
-    shared = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=PROJECT,
-        env={**env, "CACHE_URL": "redis://127.0.0.1:6379/2"},
-        capture_output=True,
-        text=True,
-    )
-    wrong = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=PROJECT,
-        env={**env, "CACHE_URL": "memcached://x"},
-        capture_output=True,
-        text=True,
-    )
+    backend = "s.CACHES['default']['BACKEND']"
+    local = load_settings(backend, DEBUG="true")
+    shared = load_settings(backend, DEBUG="true", CACHE_URL="redis://127.0.0.1:6379/2")
+    wrong = load_settings(backend, DEBUG="true", CACHE_URL="memcached://x")
 
     assert local.stdout.strip().endswith("LocMemCache")
     assert shared.stdout.strip().endswith("RedisCache")
