@@ -22,11 +22,11 @@ from rest_framework.views import APIView
 
 from scoring import records, selectors, services
 from scoring.api_permissions import MatchAccess
-from scoring.models import Hand, Match
+from scoring.models import Hand, Match, StoredEvent
 from tournaments.models import Club, Player
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
-IDEMPOTENCY_KEY_MAX = 200  # StoredEvent.idempotency_key
+IDEMPOTENCY_KEY_MAX = services.max_length(StoredEvent, "idempotency_key")
 
 
 # ---- shared serializers -----------------------------------------------------------------------------
@@ -486,8 +486,8 @@ class RulingInput(serializers.Serializer[Any]):
     refs = serializers.ListField(
         child=serializers.IntegerField(), min_length=1, help_text="positions (stream versions) of the moves"
     )
-    rule = serializers.CharField(max_length=200)
-    reason = serializers.CharField(max_length=2000)
+    rule = serializers.CharField(max_length=services.RULE_MAX)
+    reason = serializers.CharField(max_length=services.REASON_MAX)
     rectification = serializers.DictField(
         help_text="stands | dismiss | replace_move {move} | transfer_tricks {from_seat, to_seat, count} | "
         "penalty {scores} | assign_score {scores}, as {'kind': ..., ...}"

@@ -170,7 +170,15 @@ def _match_rows(
     return match
 
 
-SEAT_NAME_MAX = 120  # MatchSeat.name
+def max_length(model: Any, name: str) -> int:
+    """A text column's bound, so that a check in code never drifts from the table's."""
+    bound = model._meta.get_field(name).max_length
+    if not isinstance(bound, int):
+        raise AssertionError(f"{model.__name__}.{name} has no max_length")
+    return bound
+
+
+SEAT_NAME_MAX = max_length(MatchSeat, "name")
 
 
 def _seat_players(club: Club, seats: Sequence[str | Player], guests: bool) -> list[tuple[str, Player | None]]:
@@ -366,7 +374,7 @@ def move_undo(
 
 
 # ---- rulings ----------------------------------------------------------------------------------------
-RULE_MAX, REASON_MAX = 200, 2000  # as the API's serializer
+RULE_MAX, REASON_MAX = 200, 2000  # the API's serializer takes its bounds from here
 
 
 def _check_ruling_input(refs: Any, rule: Any, reason: Any, rectification: Any) -> None:
