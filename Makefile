@@ -24,8 +24,13 @@ run: install
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # Production serving: gunicorn with the settings from the environment (see the README's production part).
+# With DATABASE_OWNER_URL set, migrations run as that owner, which then grants the service's own role
+# (the user of DATABASE_URL) no more than it needs: SELECT and INSERT only on the event log.
 serve: install
-	$(BIN)/python manage.py migrate --noinput
+	@if [ -n "$$DATABASE_OWNER_URL" ]; then \
+	  DATABASE_URL="$$DATABASE_OWNER_URL" $(BIN)/python manage.py migrate --noinput && \
+	  DATABASE_URL="$$DATABASE_OWNER_URL" $(BIN)/python manage.py grant_app_role --user-of "$$DATABASE_URL"; \
+	else $(BIN)/python manage.py migrate --noinput; fi
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	$(BIN)/gunicorn segnapunti.wsgi --config segnapunti/gunicorn.conf.py
 

@@ -109,10 +109,15 @@ def to_payload(event: Event) -> Payload:
     return payload
 
 
+def payload_fields(event: Event) -> dict[str, Any]:
+    """The event's fields by name, as they are (tuples stay tuples)."""
+    return {name: getattr(event, name) for name in _field_names(type(event))}
+
+
 def payload_json(event: Event) -> str:
     """The event's fields as JSON text, as the store writes it (an event's fields are JSON values,
     tuples and dicts of them: no nested dataclass to convert)."""
-    return json.dumps({name: getattr(event, name) for name in _field_names(type(event))})
+    return json.dumps(payload_fields(event))
 
 
 def upcast(event_type: str, schema_version: int, payload: Mapping[str, Any]) -> Payload:

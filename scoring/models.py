@@ -37,6 +37,10 @@ class StoredEvent(models.Model):
     idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
     # How many events the append that wrote this one held: lets a retry rebuild the original result.
     batch_size = models.PositiveSmallIntegerField(default=1)
+    # The two hash chains of scoring/chain.py (SHA-256), set by the store as it appends; NULL only on a
+    # row that did not come through the store, which `manage.py verify_log` reports.
+    stream_hash = models.BinaryField(null=True, editable=False)
+    log_hash = models.BinaryField(null=True, editable=False)
 
     objects = StoredEventQuerySet.as_manager()
 

@@ -13,7 +13,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from scoring import foldcache, store
+from scoring import chain, foldcache, store
 from scoring.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
 from scoring.handlog import (
     Entry,
@@ -206,6 +206,39 @@ def sheet_of(
 def match_sheet_current(match: Match) -> dict[str, Any]:
     """The sheet the projection keeps with the match (written with every finished hand)."""
     return match.sheet or match_sheet(match)
+
+
+@dataclass(frozen=True)
+class HandHash:
+    number: int
+    version: int
+    hash: bytes | None
+
+    @property
+    def short(self) -> str:
+        return chain.short(self.hash)
+
+
+@dataclass(frozen=True)
+class MatchHashes:
+    """What a printed sheet shows to be checked later against the log (``manage.py verify_log
+    --match``): each hand's version and stream hash, and the match's hash over them."""
+
+    hands: tuple[HandHash, ...]
+    match: bytes
+
+    @property
+    def short(self) -> str:
+        return chain.short(self.match)
+
+
+def match_hashes(match: Match, hands: Sequence[Hand] | None = None) -> MatchHashes:
+    hands = list(match.hands.order_by("number")) if hands is None else list(hands)
+    found = store.stream_hashes([(h.stream_id, h.version) for h in hands if h.version])
+    rows = tuple(
+        HandHash(h.number, h.version, found.get((h.stream_id, h.version))) for h in hands if h.version
+    )
+    return MatchHashes(rows, chain.match_hash((r.number, r.version, r.hash or b"") for r in rows))
 
 
 def match_list(*, user: Any, club_id: int | None = None) -> QuerySet[Match]:

@@ -19,17 +19,18 @@ key) stay as the last line of defence.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
-from scoring.events import Event, decode, payload_json
+from scoring import chain
+from scoring.events import Event, decode, payload_fields, payload_json
 from scoring.models import StoredEvent
 
 # pg_advisory_xact_lock key serialising appends: any constant will do, as long as nothing else uses it.
@@ -115,6 +116,8 @@ _COLUMNS = (
     ("idempotency_key", "varchar"),
     ("batch_size", "smallint"),
 )
+# What _chained adds to each row (SQLite: on PostgreSQL the server computes them).
+_HASH_COLUMNS = ("stream_hash", "log_hash")
 
 
 def _insert(
@@ -125,7 +128,7 @@ def _insert(
         # One call (migration 0005): lock, checks with a snapshot taken after the lock, insert.
         sql = (
             "SELECT * FROM scoring_append_events(%s::varchar, %s::integer, %s::varchar, %b::varchar[],"
-            " %b::smallint[], %b::jsonb[], %s::timestamptz, %s::varchar, %s::bigint)"
+            " %b::smallint[], %b::jsonb[], %s::timestamptz, %s::varchar, %b::bytea[], %s::bigint)"
         )
         params = [
             stream_id,
@@ -136,13 +139,13 @@ def _insert(
             [payload_json(e) for e in events],
             now,
             actor,
+            _digests(stream_id, events, expected, key, actor, now),
             _lock_appends(),
         ]
         with _cursor() as cursor:
             cursor.execute(sql, params)
             return [int(row[0]) for row in cursor.fetchall()]
     table = StoredEvent._meta.db_table
-    rows = _rows(stream_id, events, expected, key, actor, now)
     guard = f"NOT EXISTS (SELECT 1 FROM {table} WHERE stream_id = %s AND version > %s)"
     params = [stream_id, expected]
     if expected:  # and not behind it either: the event at the expected version is there
@@ -151,7 +154,11 @@ def _insert(
     if key is not None:
         guard += f" AND NOT EXISTS (SELECT 1 FROM {table} WHERE stream_id = %s AND idempotency_key = %s)"
         params += [stream_id, key]
-    inserted = _insert_rows(rows, guard, params)
+    # BEGIN IMMEDIATE holds the database's write lock from here to the commit: the heads read below are
+    # still the heads when the rows go in.
+    with transaction.atomic(savepoint=False):
+        rows = _chained(_rows(stream_id, events, expected, key, actor, now), (stream_id, expected))
+        inserted = _insert_rows(rows, guard, params)
     return [position for position, _, _ in inserted]
 
 
@@ -161,23 +168,18 @@ def append_streams(streams: Sequence[tuple[str, Sequence[Event]]], *, actor: str
     if not streams or any(not events for _, events in streams):
         raise ValueError("nothing to append")
     now = timezone.now()
-    table = StoredEvent._meta.db_table
     ids = [stream_id for stream_id, _ in streams]
     rows = [row for stream_id, events in streams for row in _rows(stream_id, events, 0, None, actor, now)]
-    marks = ", ".join(["%s"] * len(ids))
     with transaction.atomic(savepoint=False):
-        inserted: list[tuple[int, str, int]] = []
-        for start in range(0, len(rows), _ROWS_PER_INSERT):
-            # The guard holds for the first chunk; the later ones go in under the same lock and transaction.
-            guard, params = (f"NOT EXISTS (SELECT 1 FROM {table} WHERE stream_id IN ({marks}))", list(ids))
-            chunk = rows[start : start + _ROWS_PER_INSERT]
-            got = _insert_rows(chunk, guard if start == 0 else "1 = 1", params if start == 0 else [])
-            if len(got) != len(chunk):
-                if start == 0 and not got:
-                    taken = next(i for i in ids if stream_version(i))
-                    raise ConcurrencyConflict(taken, 0, stream_version(taken))
-                raise AssertionError("a multi-stream append was half written")
-            inserted += got
+        if connection.vendor == "postgresql":
+            inserted = _start_streams_postgres(rows, now, actor)
+            if not inserted:
+                taken = next(i for i in ids if stream_version(i))
+                raise ConcurrencyConflict(taken, 0, stream_version(taken))
+        else:
+            inserted = _start_streams_sqlite(rows, ids)
+        if len(inserted) != len(rows):
+            raise AssertionError("a multi-stream append was half written")
     out = []
     for stream_id, events in streams:
         positions = tuple(p for p, s, _ in inserted if s == stream_id)
@@ -185,8 +187,109 @@ def append_streams(streams: Sequence[tuple[str, Sequence[Event]]], *, actor: str
     return out
 
 
-# Rows per INSERT statement: nine parameters a row stays well under SQLite's limit.
+def _start_streams_postgres(
+    rows: Sequence[Sequence[Any]], now: datetime, actor: str
+) -> list[tuple[int, str, int]]:
+    """One call (migration 0007): the ordering lock, the check that no stream has begun, the hashes, and
+    the insert; nothing when a stream has begun."""
+    names = [c for c, _ in _COLUMNS]
+    column = {name: [r[names.index(name)] for r in rows] for name in names}
+    sql = (
+        "SELECT * FROM scoring_insert_chained(%b::varchar[], %b::integer[], %b::varchar[], %b::smallint[],"
+        " %b::jsonb[], %s::timestamptz, %s::varchar, %b::varchar[], %b::smallint[], %b::bytea[], %s::bigint,"
+        " true)"
+    )
+    params = [
+        column["stream_id"],
+        column["version"],
+        column["event_type"],
+        column["schema_version"],
+        column["payload"],
+        now,
+        actor,
+        column["idempotency_key"],
+        column["batch_size"],
+        [_digest_of(r) for r in rows],
+        _lock_appends(),
+    ]
+    with _cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+    return [(int(p), str(s), int(v)) for p, s, v in found]
+
+
+def _start_streams_sqlite(rows: Sequence[Sequence[Any]], ids: Sequence[str]) -> list[tuple[int, str, int]]:
+    table = StoredEvent._meta.db_table
+    marks = ", ".join(["%s"] * len(ids))
+    inserted: list[tuple[int, str, int]] = []
+    with transaction.atomic(savepoint=False):
+        rows = _chained(rows, None)
+        for start in range(0, len(rows), _ROWS_PER_INSERT):
+            # The guard holds for the first chunk; the later ones go in under the same lock and transaction.
+            guard, params = (f"NOT EXISTS (SELECT 1 FROM {table} WHERE stream_id IN ({marks}))", list(ids))
+            chunk = rows[start : start + _ROWS_PER_INSERT]
+            got = _insert_rows(chunk, guard if start == 0 else "1 = 1", params if start == 0 else [])
+            if start == 0 and not got:
+                taken = next(i for i in ids if stream_version(i))
+                raise ConcurrencyConflict(taken, 0, stream_version(taken))
+            inserted += got
+    return inserted
+
+
+# Rows per INSERT statement: eleven parameters a row stays well under SQLite's limit.
 _ROWS_PER_INSERT = 2000
+
+
+def _micros(at: datetime) -> int:
+    """A time as whole microseconds since 1970 (what the hashes cover)."""
+    return (at - _EPOCH) // timedelta(microseconds=1)
+
+
+def _digests(
+    stream_id: str, events: Sequence[Event], expected: int, key: str | None, actor: str, now: datetime
+) -> list[bytes]:
+    """Each event's digest (scoring/chain.py), as it will be stored."""
+    at = _micros(now)
+    size = len(events)
+    return [
+        chain.digest(
+            stream_id,
+            expected + i,
+            e.type,
+            e.version,
+            at,
+            actor,
+            key if i == 1 else None,
+            size,
+            payload_fields(e),
+        )
+        for i, e in enumerate(events, start=1)
+    ]
+
+
+def _digest_of(row: Sequence[Any]) -> bytes:
+    """The digest of a row built by _rows (its payload as JSON text, its time as the database takes it)."""
+    stream_id, version, kind, schema, payload, at, by, key, size = row[:9]
+    when = at if isinstance(at, datetime) else _datetime(at)
+    return chain.digest(stream_id, version, kind, schema, _micros(when), by, key, size, json.loads(payload))
+
+
+def _chained(rows: Sequence[Sequence[Any]], after: tuple[str, int] | None) -> list[list[Any]]:
+    """The rows with their stream and log hashes, computed here (SQLite: the caller holds the write
+    lock). ``after``: the stream and version the first row follows, when its stream has begun."""
+    table = StoredEvent._meta.db_table
+    with _cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT log_hash FROM {table} ORDER BY position DESC LIMIT 1),"
+            f" (SELECT stream_hash FROM {table} WHERE stream_id = %s AND version = %s)",
+            list(after) if after else ["", 0],
+        )
+        log_head, stream_head = cursor.fetchone()
+    heads = {after[0]: bytes(stream_head)} if after and stream_head else {}
+    links = chain.chain_rows(
+        ((r[0], r[1], _digest_of(r)) for r in rows), bytes(log_head) if log_head else chain.GENESIS, heads
+    )
+    return [[*r, stream_hash, log_hash] for r, (stream_hash, log_hash) in zip(rows, links, strict=True)]
 
 
 def _rows(
@@ -212,38 +315,18 @@ def _rows(
 def _insert_rows(
     rows: Sequence[Sequence[Any]], guard: str, guard_params: Sequence[Any]
 ) -> list[tuple[int, str, int]]:
-    """INSERT the rows if ``guard`` holds, skipping none on conflict: (position, stream, version) of each
-    row written, in stream and version order."""
+    """INSERT the rows (SQLite: PostgreSQL appends through its functions) if ``guard`` holds, skipping
+    none on conflict: (position, stream, version) of each row written, in stream and version order."""
     table = StoredEvent._meta.db_table
-    names = ", ".join(c for c, _ in _COLUMNS)
-    if connection.vendor == "postgresql":
-        # One array a column, unnested into rows: nine parameters whatever the number of events, so the
-        # statement is as cheap to send for fifty events as for one.
-        arrays = ", ".join(f"%b::{t}[]" for _, t in _COLUMNS)  # %b: sent in binary, nothing to escape
-        source = f"unnest({arrays}) AS v({names})"
-        picked = names
-    else:
-        row = "(" + ", ".join(["%s"] * len(_COLUMNS)) + ")"
-        source = f"(VALUES {', '.join([row] * len(rows))})"
-        picked = ", ".join(f"column{i}" for i in range(1, len(_COLUMNS) + 1))
-    lock = _lock_appends()
-    params: list[Any] = []
-    if lock is not None:
-        # Taken by the INSERT itself (one statement, not two): the rows' positions are drawn from the
-        # sequence only once the lock is held, and it is held until the commit.
-        prefix = "WITH ordering_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(%s) AS held) "
-        source = f"{source}, ordering_lock"
-        params.append(lock)
-    else:
-        prefix = ""
+    names = [c for c, _ in _COLUMNS] + list(_HASH_COLUMNS)
+    row = "(" + ", ".join(["%s"] * len(names)) + ")"
+    source = f"(VALUES {', '.join([row] * len(rows))})"
+    picked = ", ".join(f"column{i}" for i in range(1, len(names) + 1))
     sql = (
-        f"{prefix}INSERT INTO {table} ({names}) SELECT {picked} FROM {source} WHERE {guard} "
+        f"INSERT INTO {table} ({', '.join(names)}) SELECT {picked} FROM {source} WHERE {guard} "
         f"ON CONFLICT DO NOTHING RETURNING position, stream_id, version"
     )
-    if connection.vendor == "postgresql":
-        params += [[r[i] for r in rows] for i in range(len(_COLUMNS))] + list(guard_params)
-    else:
-        params += [value for r in rows for value in r] + list(guard_params)
+    params = [value for r in rows for value in r] + list(guard_params)
     with _cursor() as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
@@ -340,6 +423,63 @@ def _datetime(value: Any) -> datetime:
     if isinstance(value, datetime):
         return value if value.tzinfo else value.replace(tzinfo=UTC)
     return datetime.fromisoformat(str(value)).replace(tzinfo=UTC)
+
+
+def chained_rows(after: int = 0, chunk: int = 5000) -> Iterator[chain.StoredRow]:
+    """Every stored row after position ``after``, in position order, as the hash chains cover it (read
+    ``chunk`` rows at a time: the whole log never sits in memory)."""
+    table = StoredEvent._meta.db_table
+    postgres = connection.vendor == "postgresql"
+    when = "(extract(epoch FROM recorded_at) * 1000000)::bigint" if postgres else "recorded_at"
+    text = "payload::text" if postgres else "payload"
+    sql = (
+        f"SELECT position, stream_id, version, event_type, schema_version, {when}, recorded_by,"
+        f" idempotency_key, batch_size, {text}, stream_hash, log_hash FROM {table}"
+        f" WHERE position > %s ORDER BY position LIMIT {int(chunk)}"
+    )
+    while True:
+        with _cursor() as cursor:
+            cursor.execute(sql, [after])
+            found = cursor.fetchall()
+        for position, stream, version, kind, schema, at, by, key, size, payload, sh, lh in found:
+            yield chain.StoredRow(
+                position=int(position),
+                stream_id=stream,
+                version=int(version),
+                event_type=kind,
+                schema_version=int(schema),
+                recorded_at_us=int(at) if postgres else _micros(_datetime(at)),
+                recorded_by=by,
+                idempotency_key=key,
+                batch_size=int(size),
+                payload=json.loads(payload),
+                stream_hash=bytes(sh) if sh is not None else None,
+                log_hash=bytes(lh) if lh is not None else None,
+            )
+        if len(found) < chunk:
+            return
+        after = int(found[-1][0])
+
+
+def stream_hashes(at: Sequence[tuple[str, int]]) -> dict[tuple[str, int], bytes | None]:
+    """The stream hash of each (stream, version) asked for that has an event (one query)."""
+    if not at:
+        return {}
+    wanted = Q()
+    for stream_id, version in at:
+        wanted |= Q(stream_id=stream_id, version=version)
+    rows = StoredEvent.objects.filter(wanted).values_list("stream_id", "version", "stream_hash")
+    return {(s, v): bytes(h) if h is not None else None for s, v, h in rows}
+
+
+def stream_hash_at(stream_id: str, version: int) -> bytes | None:
+    """The stream hash of the stream's event at ``version`` (None: no such event, or no hash)."""
+    found = (
+        StoredEvent.objects.filter(stream_id=stream_id, version=version)
+        .values_list("stream_hash", flat=True)
+        .first()
+    )
+    return bytes(found) if found is not None else None
 
 
 def result_for_key(stream_id: str, idempotency_key: str) -> AppendResult | None:

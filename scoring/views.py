@@ -23,7 +23,7 @@ from scoring import display, permissions
 from scoring.forms import DealForm, GameForm, MatchForm, MoveForm, RulingForm, UndoForm, VersionedForm
 from scoring.models import Hand, Match
 from scoring.rules import ImpossibleMove, MalformedMove, RulesError, get_game
-from scoring.selectors import hand_audit, hand_replay, hand_state, match_sheet
+from scoring.selectors import hand_audit, hand_replay, hand_state, match_hashes, match_sheet
 from scoring.services import hand_start, match_create, move_record, move_undo, ruling_preview, ruling_record
 from scoring.store import ConcurrencyConflict
 from tournaments.models import Club
@@ -136,6 +136,7 @@ def match_sheet_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "sides": display.sides(sheet),
             "flagged_hands": [h.number for h in hands if h.flagged],
             "can_record": permissions.can_record(request.user, match),
+            "hashes": match_hashes(match, hands),
         },
     )
 
