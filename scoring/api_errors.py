@@ -5,7 +5,8 @@ Every error body names a stable ``code``, a plain ``message`` and the ``field`` 
 * a malformed request, move, ruling or record (``MalformedMove``, ``InvalidOptions``, a malformed
   ``RecordError``, a serializer's ``ValidationError``): 400;
 * a move, ruling or record that cannot stand (``ImpossibleMove``, ``IrregularMoveRefused`` at a strict
-  table, an impossible ``RecordError``): 422, and nothing was written;
+  table, an impossible ``RecordError``): 422, and nothing was written; so is a well-formed body whose
+  only fault is to name a club, player or user that is not there (``request.unknown_reference``);
 * a service's refusal (:class:`segnapunti.errors.ServiceError`, e.g. a tournament's): its own status;
 * a stale ``expected_version`` (``ConcurrencyConflict``): 409, with ``expected_version`` and
   ``current_version`` so that the client can reload and retry;
@@ -97,17 +98,35 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None  # a bug: let Django show it (500)
     if isinstance(exc, exceptions.ValidationError):
         field, message = _first_error(exc.detail)
+        unknown = _codes(exc.get_codes()) <= UNKNOWN_REFERENCE
         response.data = {
-            "code": "request.invalid",
+            "code": "request.unknown_reference" if unknown else "request.invalid",
             "message": message,
             "field": field,
             "errors": exc.detail,
         }
+        if unknown:
+            # Well formed, but it names a club, player or user that is not there: the request cannot
+            # stand as it is, as a move that breaks a rule cannot (the schema cannot foresee either).
+            response.status_code = HTTP_422
     elif isinstance(exc, exceptions.APIException):
         response.data = {"code": _code(exc), "message": _text(exc.detail), "field": None}
     elif isinstance(exc, Http404 | PermissionDenied):
         response.data = {"code": _code(exc), "message": _text(response.data.get("detail")), "field": None}
     return response
+
+
+# The validation codes of a reference to something that is not there (a club id, a username).
+UNKNOWN_REFERENCE = frozenset({"does_not_exist"})
+
+
+def _codes(codes: Any) -> set[str]:
+    """Every leaf code of a ValidationError's codes (nested dicts and lists)."""
+    if isinstance(codes, dict):
+        return set().union(*(_codes(v) for v in codes.values())) if codes else set()
+    if isinstance(codes, list):
+        return set().union(*(_codes(v) for v in codes)) if codes else set()
+    return {str(codes)}
 
 
 def _code(exc: Exception) -> str:

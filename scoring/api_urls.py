@@ -2,22 +2,23 @@
 
 from django.urls import path
 
+import segnapunti.converters  # noqa: F401  (registers <id:...>)
 from scoring import api_login, apis
 
-hand = "matches/<int:match_id>/hands/<int:number>/"
+hand = "matches/<id:match_id>/hands/<id:number>/"
 
 urlpatterns = [
     path("auth/token/", api_login.TokenApi.as_view(), name="token"),
     path("games/", apis.GameListApi.as_view(), name="games"),
     path("matches/", apis.MatchListCreateApi.as_view(), name="matches"),
-    path("matches/<int:match_id>/", apis.MatchDetailUpdateApi.as_view(), name="match"),
-    path("matches/<int:match_id>/sheet/", apis.MatchSheetApi.as_view(), name="match-sheet"),
-    path("matches/<int:match_id>/record/", apis.MatchExportApi.as_view(), name="match-record"),
-    path("matches/<int:match_id>/hands/", apis.HandListStartApi.as_view(), name="hands"),
+    path("matches/<id:match_id>/", apis.MatchDetailUpdateApi.as_view(), name="match"),
+    path("matches/<id:match_id>/sheet/", apis.MatchSheetApi.as_view(), name="match-sheet"),
+    path("matches/<id:match_id>/record/", apis.MatchExportApi.as_view(), name="match-record"),
+    path("matches/<id:match_id>/hands/", apis.HandListStartApi.as_view(), name="hands"),
     path(hand, apis.HandStateApi.as_view(), name="hand"),
     path(f"{hand}moves/", apis.MoveAppendApi.as_view(), name="moves"),
     path(f"{hand}undo/", apis.MoveUndoApi.as_view(), name="undo"),
-    path(f"{hand}replay/<int:step>/", apis.HandReplayApi.as_view(), name="replay"),
+    path(f"{hand}replay/<id:step>/", apis.HandReplayApi.as_view(), name="replay"),
     path(f"{hand}rulings/", apis.RulingListRecordApi.as_view(), name="rulings"),
     path(f"{hand}rulings/preview/", apis.RulingPreviewApi.as_view(), name="ruling-preview"),
     path(f"{hand}audit/", apis.HandAuditApi.as_view(), name="audit"),

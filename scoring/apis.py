@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.http import QueryDict
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -21,8 +22,14 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from scoring import records, selectors, services
+from scoring.api_login import refuse_unknown_keys
 from scoring.api_permissions import MatchAccess
 from scoring.models import Hand, Match, StoredEvent
+from scoring.rules import game_names
+from scoring.rules.moves import move_json_schema
+from segnapunti.converters import ID_MAX
+from segnapunti.errors import Refused
+from segnapunti.openapi import NOT_BLANK
 from tournaments.models import Club, Player
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -120,7 +127,17 @@ VERSIONED_ERRORS = {**WRITE_ERRORS, 409: ConflictSerializer}
 
 
 @extend_schema_field(
-    {"oneOf": [{"type": "string"}, {"type": "object", "properties": {"player": {"type": "integer"}}}]}
+    {
+        "oneOf": [
+            {"type": "string", "pattern": NOT_BLANK, "maxLength": 120},
+            {
+                "type": "object",
+                "properties": {"player": {"type": "integer", "minimum": 0, "maximum": ID_MAX}},
+                "required": ["player"],
+                "additionalProperties": False,
+            },
+        ]
+    }
 )
 class SeatField(serializers.Field):  # type: ignore[type-arg]
     """A seat: a name, or ``{"player": id}`` for a club player (his name is used)."""
@@ -131,7 +148,7 @@ class SeatField(serializers.Field):  # type: ignore[type-arg]
         if isinstance(data, dict) and set(data) == {"player"} and isinstance(data["player"], int):
             player = Player.objects.filter(pk=data["player"]).first()
             if player is None:
-                raise serializers.ValidationError(f"no player {data['player']}")
+                raise serializers.ValidationError(f"no player {data['player']}", code="does_not_exist")
             return player
         raise serializers.ValidationError('a seat is a name or {"player": id}')
 
@@ -139,17 +156,60 @@ class SeatField(serializers.Field):  # type: ignore[type-arg]
         return value
 
 
+class StrictIntegerField(serializers.IntegerField):
+    """A whole number as the schema says one is: in JSON a number without a fraction (not ``true``, not
+    ``"5"``, not ``5.0``); in a query string, digits only (DRF's own also takes ``0.0`` and ``""``)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and self.context.get("query"):
+            if not data.lstrip("-").isdigit() or not data.isascii():
+                self.fail("invalid")
+        elif isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+def id_field(**kwargs: Any) -> serializers.IntegerField:
+    """An id, number or version in a request: what the database holds (segnapunti/converters.py), so
+    that the schema's bounds are the service's own."""
+    return StrictIntegerField(min_value=0, max_value=ID_MAX, **kwargs)
+
+
+@extend_schema_field(move_json_schema())
+class MoveField(serializers.DictField):
+    """A move in its dict form (its shape is checked by the rule engine's ``move_from_dict``)."""
+
+
+GAME_NAMES = tuple(game_names())  # the schema's GameName enum (SPECTACULAR_SETTINGS)
+
+
+@extend_schema_field({"type": "string", "enum": list(GAME_NAMES)})
+class GameNameField(serializers.CharField):
+    """A game's name (an unknown one is refused by the service, naming the games it knows)."""
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class JSONObjectField(serializers.JSONField):
+    """A JSON object whose content a service checks (a record, a ruling's rectification)."""
+
+
 class VersionedInput(serializers.Serializer[Any]):
     """What every write to a hand carries: the version the client saw, and optionally a key that makes
     a retry harmless (or the ``Idempotency-Key`` header)."""
 
-    expected_version = serializers.IntegerField(min_value=0)
+    expected_version = id_field()
     idempotency_key = serializers.CharField(max_length=IDEMPOTENCY_KEY_MAX, required=False)
 
 
 def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-    """The input as ``serializer_class`` validates it; invalid input raises (a 400 naming the field)."""
-    serializer = serializer_class(data=data)
+    """The input as ``serializer_class`` validates it; invalid input raises (a 400 naming the field).
+    A query string is read as one value per name (the last), its numbers as digits only."""
+    context = {}
+    if isinstance(data, QueryDict):
+        data, context = {name: data[name] for name in data}, {"query": True}
+    serializer = serializer_class(data=data, context=context)
+    if isinstance(data, dict) and not context:
+        refuse_unknown_keys(data, serializer.fields)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -175,8 +235,9 @@ def idempotency_key(request: Request, data: dict[str, Any]) -> str | None:
         )
     body = data.get("idempotency_key") or None
     if header and body and header != body:
-        raise serializers.ValidationError(
-            {"idempotency_key": [f"differs from the {IDEMPOTENCY_HEADER} header"]}
+        # Each well formed, together contradictory: refused (422), as no schema can say it.
+        raise Refused(
+            "idempotency.mismatch", f"differs from the {IDEMPOTENCY_HEADER} header", field="idempotency_key"
         )
     return header or body
 
@@ -239,16 +300,16 @@ class MatchListCreateApi(MatchApi):
         class Meta:
             ref_name = "MatchListFilter"
 
-        club = serializers.IntegerField(required=False)
+        club = id_field(required=False)
 
     class CreateInputSerializer(serializers.Serializer[Any]):
         class Meta:
             ref_name = "MatchCreateInput"
 
-        club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
-        game = serializers.CharField()
+        club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), pk_field=id_field())
+        game = GameNameField(max_length=30)
         seats = serializers.ListField(child=SeatField(), min_length=1)
-        dealer = serializers.IntegerField(default=0)
+        dealer = serializers.IntegerField(default=0, min_value=0, max_value=9)
         options = serializers.DictField(default=dict)
         direction = serializers.ChoiceField(
             choices=Match.Direction.choices, default=Match.Direction.ANTICLOCKWISE
@@ -265,7 +326,7 @@ class MatchListCreateApi(MatchApi):
 
     @extend_schema(
         operation_id="match_list",
-        parameters=[OpenApiParameter("club", int, description="only this club's matches")],
+        parameters=[ListFilterSerializer],
         responses=MatchOutputSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
@@ -332,7 +393,7 @@ class HandListStartApi(MatchApi):
         class Meta:
             ref_name = "HandStartInput"
 
-        dealer = serializers.IntegerField(required=False, min_value=0)
+        dealer = serializers.IntegerField(required=False, min_value=0, max_value=9)
 
     @extend_schema(operation_id="hand_list", responses=HandSummarySerializer(many=True))
     def get(self, request: Request, match_id: int) -> Response:
@@ -396,9 +457,7 @@ class MoveAppendApi(MatchApi):
         class Meta:
             ref_name = "MoveAppendInput"
 
-        move = serializers.DictField(
-            help_text='the move in its dict form: {"type": "play", "seat": 0, "card": "3S"}'
-        )
+        move = MoveField(help_text='the move in its dict form: {"type": "play", "seat": 0, "card": "3S"}')
 
     class OutputSerializer(serializers.Serializer[Any]):
         class Meta:
@@ -484,7 +543,7 @@ class RulingOutputSerializer(serializers.Serializer[Any]):
 
 class RulingInput(serializers.Serializer[Any]):
     refs = serializers.ListField(
-        child=serializers.IntegerField(), min_length=1, help_text="positions (stream versions) of the moves"
+        child=id_field(), min_length=1, help_text="positions (stream versions) of the moves"
     )
     rule = serializers.CharField(max_length=services.RULE_MAX)
     reason = serializers.CharField(max_length=services.REASON_MAX)
@@ -525,15 +584,27 @@ class RulingListRecordApi(MatchApi):
 class RulingPreviewApi(MatchApi):
     access = {"POST": "rule"}
 
+    class InputSerializer(RulingInput):
+        """The ruling's own body may be previewed as it will be sent: its version and key are read
+        (and must be well formed) but nothing is written, so they are not used."""
+
+        class Meta:
+            ref_name = "RulingPreviewInput"
+
+        expected_version = id_field(required=False)
+        idempotency_key = serializers.CharField(max_length=IDEMPOTENCY_KEY_MAX, required=False)
+
     @extend_schema(
         operation_id="ruling_preview",
-        request=RulingInput,
+        request=InputSerializer,
         responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS},
     )
     def post(self, request: Request, match_id: int, number: int) -> Response:
         """The hand's score and the match sheet before and after the ruling; nothing is written."""
         hand = self.get_hand(match_id, number)
-        values = validated(RulingInput, request.data)
+        values = validated(self.InputSerializer, request.data)
+        values.pop("expected_version", None)
+        values.pop("idempotency_key", None)
         return Response(services.ruling_preview(hand=hand, actor=request.user, **values))
 
 
@@ -559,8 +630,8 @@ class RecordImportApi(MatchApi):
         class Meta:
             ref_name = "RecordImportInput"
 
-        club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
-        record = serializers.JSONField(help_text="a hand or match record")
+        club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), pk_field=id_field())
+        record = JSONObjectField(help_text="a hand or match record")
         title = serializers.CharField(default="", allow_blank=True, max_length=120)
         published = serializers.BooleanField(default=False)
 
@@ -586,7 +657,7 @@ class RecordCheckApi(APIView):
         class Meta:
             ref_name = "RecordCheckInput"
 
-        record = serializers.JSONField(help_text="a hand or match record")
+        record = JSONObjectField(help_text="a hand or match record")
 
     @extend_schema(
         operation_id="record_check",

@@ -3,11 +3,12 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+import segnapunti.converters  # noqa: F401  (registers <id:...>)
 from scoring import views
 
 app_name = "pages"
 
-hand = "matches/<int:match_id>/hands/<int:number>/"
+hand = "matches/<id:match_id>/hands/<id:number>/"
 
 urlpatterns = [
     path(
@@ -17,10 +18,10 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     path("clubs/", views.club_list, name="club-list"),
-    path("clubs/<int:club_id>/matches/", views.match_list, name="match-list"),
-    path("clubs/<int:club_id>/matches/new/", views.match_new, name="match-new"),
-    path("matches/<int:match_id>/", views.match_sheet_page, name="match-sheet"),
-    path("matches/<int:match_id>/next-hand/", views.hand_next, name="hand-next"),
+    path("clubs/<id:club_id>/matches/", views.match_list, name="match-list"),
+    path("clubs/<id:club_id>/matches/new/", views.match_new, name="match-new"),
+    path("matches/<id:match_id>/", views.match_sheet_page, name="match-sheet"),
+    path("matches/<id:match_id>/next-hand/", views.hand_next, name="hand-next"),
     path(hand, views.hand_table, name="hand-table"),
     path(hand + "move/", views.hand_move, name="hand-move"),
     path(hand + "undo/", views.hand_undo, name="hand-undo"),

@@ -191,15 +191,14 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "segnapunti.openapi.AutoSchema",
     # One error body for the whole API: {"code", "message", "field"} (scoring/api_errors.py).
     "EXCEPTION_HANDLER": "scoring.api_errors.exception_handler",
     # JSON read so that no body can crash a request (segnapunti/safejson.py).
-    "DEFAULT_PARSER_CLASSES": [
-        "segnapunti.safejson.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only: the API's bodies are nested (moves, records), which forms cannot carry; the token
+    # endpoint alone also reads forms (scoring/api_login.py).
+    "DEFAULT_PARSER_CLASSES": ["segnapunti.safejson.SafeJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Per address and per user name for sign-ins and tokens; per user for checking records. Counted in
     # the cache (CACHES): per process unless a shared cache is configured.
     "DEFAULT_THROTTLE_RATES": {
@@ -218,9 +217,18 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Segnapunti API",
     "DESCRIPTION": "Score sheets and tournaments for traditional Italian and French card games.",
     "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,  # request bodies their own components: non-blank texts say so
+    "ENUM_NAME_OVERRIDES": {"GameName": "scoring.apis.GAME_NAMES"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "segnapunti.openapi.forbid_nul",
+    ],  # the schema does not describe its own endpoint
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Ids in paths: at most nine digits (segnapunti/converters.py).
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 999_999_999}},
 }
 
 # Celery: with no broker configured, tasks run eagerly in the calling process (and errors propagate).

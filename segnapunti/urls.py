@@ -2,17 +2,18 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+import segnapunti.converters  # noqa: F401  (registers <id:...>)
 from tournaments import views as tournament_views
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("tournaments/", tournament_views.tournament_list, name="tournament-list"),
     path(
-        "tournaments/<int:tournament_id>/standings/",
+        "tournaments/<id:tournament_id>/standings/",
         tournament_views.standings_page,
         name="tournament-standings",
     ),
-    path("players/<int:player_id>/", tournament_views.player_page, name="player"),
+    path("players/<id:player_id>/", tournament_views.player_page, name="player"),
     path("admin/", admin.site.urls),
     path("", include("scoring.page_urls")),
     path("api/", include("segnapunti.api_urls")),

@@ -2,9 +2,10 @@
 
 from django.urls import path
 
+import segnapunti.converters  # noqa: F401  (registers <id:...>)
 from tournaments import apis
 
-t = "tournaments/<int:tournament_id>/"
+t = "tournaments/<id:tournament_id>/"
 
 urlpatterns = [
     path("tournaments/", apis.TournamentListCreateApi.as_view(), name="tournaments"),
@@ -13,15 +14,15 @@ urlpatterns = [
     path(f"{t}publish/", apis.TournamentPublishApi.as_view(), name="tournament-publish"),
     path(f"{t}registrations/", apis.RegistrationListCreateApi.as_view(), name="registrations"),
     path(
-        f"{t}registrations/<int:player_id>/withdraw/",
+        f"{t}registrations/<id:player_id>/withdraw/",
         apis.RegistrationWithdrawApi.as_view(),
         name="registration-withdraw",
     ),
     path(f"{t}rounds/", apis.RoundListOpenApi.as_view(), name="rounds"),
-    path(f"{t}rounds/<int:number>/", apis.RoundDetailApi.as_view(), name="round"),
-    path(f"{t}rounds/<int:number>/close/", apis.RoundCloseApi.as_view(), name="round-close"),
+    path(f"{t}rounds/<id:number>/", apis.RoundDetailApi.as_view(), name="round"),
+    path(f"{t}rounds/<id:number>/close/", apis.RoundCloseApi.as_view(), name="round-close"),
     path(
-        f"{t}rounds/<int:number>/tables/<int:table>/abandon/",
+        f"{t}rounds/<id:number>/tables/<id:table>/abandon/",
         apis.TableAbandonApi.as_view(),
         name="table-abandon",
     ),
@@ -29,5 +30,5 @@ urlpatterns = [
     path(f"{t}standings/export/", apis.StandingsExportApi.as_view(), name="standings-export"),
     path(f"{t}standings/rebuild/", apis.StandingsRebuildApi.as_view(), name="standings-rebuild"),
     path("standings/", apis.StandingsListApi.as_view(), name="standings-list"),
-    path("players/<int:player_id>/ratings/", apis.PlayerRatingsApi.as_view(), name="player-ratings"),
+    path("players/<id:player_id>/ratings/", apis.PlayerRatingsApi.as_view(), name="player-ratings"),
 ]

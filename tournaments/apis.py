@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.apis import VERSIONED_ERRORS, WRITE_ERRORS, ErrorSerializer, validated
+from scoring.apis import VERSIONED_ERRORS, WRITE_ERRORS, ErrorSerializer, GameNameField, id_field, validated
 from tournaments import permissions, selectors, services, tasks
 from tournaments.models import Club, Player, Tournament
 from tournaments.standings import METRICS, SCORING_METHODS
@@ -64,9 +64,7 @@ class TournamentApi(APIView):
 
 # ---- serializers -------------------------------------------------------------------------------------
 class Versioned(serializers.Serializer[Any]):
-    expected_version = serializers.IntegerField(
-        min_value=0, help_text="the tournament's version as the client last read it"
-    )
+    expected_version = id_field(help_text="the tournament's version as the client last read it")
 
 
 class RegistrationSerializer(serializers.Serializer[Any]):
@@ -194,6 +192,9 @@ STANDINGS_EXAMPLE = OpenApiExample(
 )
 
 
+SEED_MAX = 2**63 - 1  # what the seed's column holds
+
+
 def _user_field() -> serializers.SlugRelatedField[Any]:
     return serializers.SlugRelatedField(slug_field="username", queryset=get_user_model().objects.all())
 
@@ -206,17 +207,17 @@ class TournamentListCreateApi(TournamentApi):
         class Meta:
             ref_name = "TournamentListFilter"
 
-        club = serializers.IntegerField(required=False)
+        club = id_field(required=False)
         kind = serializers.ChoiceField(choices=Tournament.Kind.choices, required=False)
 
     class CreateInputSerializer(serializers.Serializer[Any]):
         class Meta:
             ref_name = "TournamentCreateInput"
 
-        club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+        club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), pk_field=id_field())
         name = serializers.CharField(max_length=120)
         kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default=Tournament.Kind.TOURNAMENT)
-        games = serializers.ListField(child=serializers.CharField(max_length=30), min_length=1, max_length=10)
+        games = serializers.ListField(child=GameNameField(max_length=30), min_length=1, max_length=10)
         game_options = serializers.DictField(
             default=dict, help_text="options per game: {game: {option: value}}"
         )
@@ -228,11 +229,11 @@ class TournamentListCreateApi(TournamentApi):
         )
         sit_out_score = serializers.CharField(default="0", max_length=30, help_text="e.g. 6 or 13/2")
         seed = serializers.IntegerField(
-            required=False, min_value=0, help_text="seats and the lot (default: random)"
+            required=False, min_value=0, max_value=SEED_MAX, help_text="seats and the lot (default: random)"
         )
         rounds_planned = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=99)
         forbidden_pairs = serializers.ListField(
-            child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+            child=serializers.ListField(child=id_field(), min_length=2, max_length=2),
             default=list,
             help_text="pairs of player ids never seated at one table (family)",
         )
@@ -241,10 +242,7 @@ class TournamentListCreateApi(TournamentApi):
 
     @extend_schema(
         operation_id="tournament_list",
-        parameters=[
-            OpenApiParameter("club", int, description="only this club's"),
-            OpenApiParameter("kind", str, enum=Tournament.Kind.values),
-        ],
+        parameters=[ListFilterSerializer],
         responses=TournamentSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
@@ -302,7 +300,7 @@ class TournamentDetailUpdateApi(TournamentApi):
         sit_out_score = serializers.CharField(required=False, max_length=30)
         rounds_planned = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=99)
         forbidden_pairs = serializers.ListField(
-            child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+            child=serializers.ListField(child=id_field(), min_length=2, max_length=2),
             required=False,
         )
 
@@ -372,7 +370,7 @@ class RegistrationListCreateApi(TournamentApi):
         class Meta:
             ref_name = "RegistrationInput"
 
-        player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+        player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), pk_field=id_field())
         guest = serializers.BooleanField(default=False, help_text="a player of another club")
 
     @extend_schema(operation_id="registration_list", responses=RegistrationSerializer(many=True))
@@ -425,9 +423,12 @@ class RoundListOpenApi(TournamentApi):
         class Meta:
             ref_name = "RoundOpenInput"
 
-        game = serializers.CharField(required=False, max_length=30, help_text="needed when there are several")
+        game = GameNameField(required=False, max_length=30, help_text="needed when there are several")
         seed = serializers.IntegerField(
-            required=False, min_value=0, help_text="the seating's seed (default: from the tournament's)"
+            required=False,
+            min_value=0,
+            max_value=SEED_MAX,
+            help_text="the seating's seed (default: from the tournament's)",
         )
 
     @extend_schema(operation_id="round_list", responses=RoundSerializer(many=True))
@@ -563,10 +564,22 @@ class StandingsRebuildApi(TournamentApi):
         return Response({"queued": queued}, status=status.HTTP_202_ACCEPTED)
 
 
+class StandingsLineSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    club = serializers.IntegerField()
+    games = serializers.ListField(child=serializers.CharField())
+    published = serializers.BooleanField()
+    players = serializers.IntegerField()
+    leader = serializers.CharField(allow_null=True)
+    as_of = serializers.DateTimeField(allow_null=True)
+
+
 class StandingsListApi(APIView):
     permission_classes: list[Any] = []
 
-    @extend_schema(operation_id="standings_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="standings_list", responses=StandingsLineSerializer(many=True))
     def get(self, request: Request) -> Response:
         """Every tournament the caller may read, with its leader and how fresh its standings are."""
         return Response(selectors.standings_list(permissions.readable(request.user)))

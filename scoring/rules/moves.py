@@ -112,6 +112,49 @@ MOVE_TYPES: dict[str, type[Move]] = {
 }
 
 
+_INT_FIELDS = ("seat", "value", "target", "tricks", "count")
+_CARD_LIST_FIELDS = ("discard", "take", "cards", "stock")
+
+
+def move_json_schema() -> dict[str, Any]:
+    """The JSON Schema (OpenAPI 3.0) of a move's dict form: exactly what ``move_from_dict`` reads as well
+    formed, so that a move the schema allows is never refused as malformed (only, by the rules, as
+    impossible)."""
+
+    def field_schema(kind: str, f: Field[Any]) -> dict[str, Any]:
+        if f.name in _INT_FIELDS and not (kind == "choose" and f.name == "value"):
+            out: dict[str, Any] = {"type": "integer"}
+        elif f.name in _CARD_LIST_FIELDS:
+            out = {"type": "array", "items": {"type": "string"}}
+        elif f.name == "hands":
+            out = {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}
+        elif f.name == "split":
+            out = {"type": "array", "items": {"type": "integer"}}
+        elif f.name == "accept":
+            out = {"type": "boolean"}
+        else:
+            out = {"type": "string"}
+        if f.default is None:
+            out["nullable"] = True
+        return out
+
+    variants = []
+    for kind, cls in MOVE_TYPES.items():
+        own = _fields_of(cls)
+        variants.append(
+            {
+                "type": "object",
+                "title": kind,
+                "properties": {"type": {"type": "string", "enum": [kind]}}
+                | {name: field_schema(kind, f) for name, f in own.items()},
+                "required": ["type"]
+                + [n for n, f in own.items() if f.default is MISSING and f.default_factory is MISSING],
+                "additionalProperties": False,
+            }
+        )
+    return {"oneOf": variants}
+
+
 def move_to_dict(move: Move) -> dict[str, Any]:
     """The dict form: ``{"type": "play", "seat": 0, "card": "3S"}``; defaults are left out."""
     out: dict[str, Any] = {"type": move.kind}
@@ -169,6 +212,8 @@ def move_from_dict(data: Mapping[str, Any]) -> Move:
         if key not in allowed:
             raise MalformedMove("move.malformed", f"unknown field {key!r} for a {kind} move", field=key)
         if value is None:
+            if allowed[key].default is not None:  # only what may be absent may be null
+                raise MalformedMove("move.malformed", f"{key} cannot be null in a {kind} move", field=key)
             kwargs[key] = None
         elif key in ("seat", "value", "target", "tricks", "count") and not (
             kind == "choose" and key == "value"

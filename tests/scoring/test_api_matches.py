@@ -73,8 +73,8 @@ def test_a_director_opens_a_match_and_its_first_hand(people: People, director: A
         ({"dealer": 9}, 422, "seat.unknown", "dealer"),
         ({"seats": [""]}, 400, "request.invalid", "seats.0"),
         ({"direction": "sideways"}, 400, "request.invalid", "direction"),
-        ({"club": 999}, 400, "request.invalid", "club"),
-        ({"scorers": ["nobody"]}, 400, "request.invalid", "scorers.0"),
+        ({"club": 999}, 422, "request.unknown_reference", "club"),
+        ({"scorers": ["nobody"]}, 422, "request.unknown_reference", "scorers.0"),
     ],
 )
 def test_a_match_that_cannot_be_opened_is_refused_naming_the_field(

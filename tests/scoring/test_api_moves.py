@@ -223,7 +223,9 @@ def test_a_key_used_for_another_move_is_refused(people: People, scorer: APIClien
     )
 
     assert reused.status_code == 422 and reused.json()["code"] == "idempotency.reused"
-    assert mismatch.status_code == 400 and mismatch.json()["field"] == "idempotency_key"
+    # Each well formed, the two keys contradict each other: refused as what cannot stand, naming the field.
+    assert mismatch.status_code == 422 and mismatch.json()["code"] == "idempotency.mismatch"
+    assert mismatch.json()["field"] == "idempotency_key"
     assert events(hand) == 2
 
 
