@@ -6,6 +6,7 @@ of the two modes."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -24,7 +25,8 @@ from schemathesis.config import SchemathesisConfig
 from segnapunti.wsgi import application
 from tests.scoring.api_support import People, make_people, open_match, play, service_record
 
-EXAMPLES = 25
+# 25 per operation and mode in a run of the suite; FUZZ_EXAMPLES=500 for a longer hunt.
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
 # A schema-valid request may still be refused by the rules of a game or of a tournament (an illegal move,
 # an impossible record, a round already paired): that is 422, "well formed but cannot stand", which no
 # schema can foresee. Everything else the positive check expects stays as schemathesis has it.
