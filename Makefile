@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: install run serve test lint typecheck pytest bench worker constraints
+.PHONY: install run serve test browser lint typecheck pytest bench worker constraints
 
 install: $(INSTALLED)
 
@@ -34,7 +34,14 @@ serve: install
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	$(BIN)/gunicorn segnapunti.wsgi --config segnapunti/gunicorn.conf.py
 
-test: install lint typecheck pytest
+test: install browser lint typecheck pytest
+
+# The browser tests drive Debian's chromium (no browser download): installed here when it is missing and
+# apt can (as root); otherwise those tests are skipped, saying why.
+browser:
+	@command -v chromium >/dev/null 2>&1 || apt-get install -y -q chromium >/dev/null 2>&1 \
+	  || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; } \
+	  || echo "chromium is not installed (apt install chromium): the browser tests will be skipped"
 
 lint: install
 	$(BIN)/ruff check .

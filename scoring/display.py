@@ -27,10 +27,10 @@ def options(match: Match) -> list[tuple[str, Any]]:
 
 def card(code: str, deck: Deck, lang: str) -> dict[str, str]:
     try:
-        name = deck.name_of(code, lang)
+        name, rank = deck.name_of(code, lang), deck.rank_label(code, lang)
     except (ImpossibleMove, MalformedMove, ValueError):
-        name = code
-    return {"code": code, "name": name, "suit": suit_of(code) if code else ""}
+        name = rank = code
+    return {"code": code, "name": name, "rank": rank, "suit": suit_of(code) if code else ""}
 
 
 def suit_label(deck: Deck, suit: str, lang: str) -> str:

@@ -25,6 +25,7 @@ urlpatterns = [
     path(hand, views.hand_table, name="hand-table"),
     path(hand + "move/", views.hand_move, name="hand-move"),
     path(hand + "undo/", views.hand_undo, name="hand-undo"),
+    path(hand + "version/", views.hand_version, name="hand-version"),
     path(hand + "replay/", views.hand_replay_page, name="hand-replay"),
     path(hand + "ruling/", views.hand_ruling, name="hand-ruling"),
 ]

@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -198,7 +198,7 @@ def hand_move(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
         messages.success(request, f"Recorded: {label}")
         for verdict in outcome.verdicts:
             messages.warning(request, f"Irregular, flagged for the director: {verdict.message}")
-    return redirect("pages:hand-table", match_id=match_id, number=number)
+    return _after_write(request, match_id, number)
 
 
 @require_POST
@@ -221,7 +221,28 @@ def hand_undo(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     except ConcurrencyConflict as exc:
         return _table(request, hand, error=_stale(exc), status=409)
     messages.success(request, "Last move undone.")
+    return _after_write(request, match_id, number)
+
+
+def _in_place(request: HttpRequest) -> bool:
+    """A write sent by the table page's script (``scoring/static/scoring/table.js``), which puts the
+    page it gets back in place of the current one: no reload, no redirect to follow."""
+    return request.headers.get("X-Requested-With") == "fetch"
+
+
+def _after_write(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    """Post/redirect/get for a form; for the script, the table as it now stands, in the same answer."""
+    if _in_place(request):
+        return _table(request, _hand(match_id, number))
     return redirect("pages:hand-table", match_id=match_id, number=number)
+
+
+def hand_version(request: HttpRequest, match_id: int, number: int) -> JsonResponse:
+    """The hand's version, which the table page polls to follow moves recorded on another device."""
+    hand = _hand(match_id, number)
+    if not permissions.can_read(request.user, hand.match):
+        return JsonResponse({"code": "not_found", "message": "no such hand", "field": None}, status=404)
+    return JsonResponse({"version": hand.version, "status": hand.status})
 
 
 def _table(

@@ -143,6 +143,16 @@ class Deck:
     def sort(self, cards: Iterable[str]) -> tuple[str, ...]:
         return tuple(sorted(cards, key=self.index.__getitem__))
 
+    def rank_label(self, card: str, lang: str = "it") -> str:
+        """The card's name without its suit (``Re``, ``Roi``, ``King``; a trump's whole name), for a grid
+        of cards already grouped by suit."""
+        self.check(card)
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}")
+        if suit_of(card) == "T":
+            return _trump_name(card, lang)
+        return _rank_label(self, card, lang)
+
     def name_of(self, card: str, lang: str = "it") -> str:
         """A display name: ``Re di coppe``, ``Roi de cœur``, ``King of hearts``."""
         self.check(card)
@@ -150,14 +160,9 @@ class Deck:
             raise ValueError(f"unknown language {lang!r}")
         if suit_of(card) == "T":
             return _trump_name(card, lang)
-        rank, suit = rank_of(card), suit_of(card)
-        if self.family == "french":
-            suits, faces = _FRENCH_SUITS, _FRENCH_FACE
-        elif self.family == "latin":
-            suits, faces = _LATIN_SUITS, {"it": {}, "fr": {}, "en": {}}
-        else:
-            suits, faces = _SICILIAN_SUITS, _SICILIAN_FACE
-        rank_name = faces[lang].get(rank) or _RANK_NAMES[lang][rank]
+        suit = suit_of(card)
+        rank_name = self.rank_label(card, lang)
+        suits = {"french": _FRENCH_SUITS, "latin": _LATIN_SUITS}.get(self.family, _SICILIAN_SUITS)
         suit_name = suits[lang][suit]
         if lang == "it":
             return f"{rank_name} di {suit_name}"
@@ -165,6 +170,20 @@ class Deck:
             article = "d'" if suit_name[0] in "aeéiou" else "de "
             return f"{rank_name} {article}{suit_name}"
         return f"{rank_name} of {suit_name}"
+
+
+def _rank_label(deck: Deck, card: str, lang: str) -> str:
+    rank = rank_of(card)
+    faces: dict[str, dict[str, str]] = _LATIN_FACE
+    if deck.family == "french":
+        faces = _FRENCH_FACE
+    elif deck.family != "latin":
+        faces = _SICILIAN_FACE
+    return faces[lang].get(rank) or _RANK_NAMES[lang][rank]
+
+
+# The 40-card Italian deck's Q is a horseman, the Cavallo: a knight, never a queen.
+_LATIN_FACE: dict[str, dict[str, str]] = {"it": {}, "fr": {"Q": "Cavalier"}, "en": {"Q": "Knight"}}
 
 
 def _trump_name(card: str, lang: str) -> str:

@@ -66,6 +66,8 @@ def test_an_unknown_code_is_a_keying_error_naming_the_field() -> None:
         (LATIN_40, "KH", "en", "King of cups"),
         (LATIN_40, "AD", "it", "Asso di denari"),
         (LATIN_40, "QS", "it", "Cavallo di spade"),
+        (LATIN_40, "QS", "fr", "Cavalier de pique"),
+        (LATIN_40, "QC", "en", "Knight of batons"),
         (LATIN_40, "JC", "fr", "Valet de trèfle"),
         (FRENCH_52, "QS", "it", "Donna di picche"),
         (FRENCH_52, "QS", "fr", "Dame de pique"),

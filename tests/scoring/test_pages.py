@@ -656,6 +656,67 @@ def test_a_scorer_cannot_rule(people: People, match: Match) -> None:
 def test_the_felt_leaves_out_game_fields_that_hold_nothing() -> None:
     from scoring.display import game_fields
 
-    shown = dict(game_fields({"contract": "NPR", "layout": [[], [], [], []], "trump": None, "passes": {},
-                              "doubled": False, "offers": [[0, 3]]}))
+    shown = dict(
+        game_fields(
+            {
+                "contract": "NPR",
+                "layout": [[], [], [], []],
+                "trump": None,
+                "passes": {},
+                "doubled": False,
+                "offers": [[0, 3]],
+            }
+        )
+    )
     assert set(shown) == {"contract", "doubled", "offers"}
+
+
+# ---- the table page's script: writes answered in place, the version it polls ---------------------------
+def _tap(client: Client, match: Match, move: str, key: str = "tap") -> Any:
+    """A card tapped on the table page with its script on: sent in the background (X-Requested-With)."""
+    data = {"expected_version": _hand(match).version, "idempotency_key": key, "move": move}
+    return client.post(_url(match, "move/"), data, headers={"X-Requested-With": "fetch"})
+
+
+def test_a_tap_sent_by_the_script_is_answered_with_the_table_in_place(match: Match, people: People) -> None:
+    client = _client(people.scorer)
+    seat, card = _next_card(match)
+    before = _hand(match).version
+
+    response = _tap(client, match, _play(seat, card))
+
+    assert response.status_code == 200  # no redirect to follow
+    html = response.content.decode()
+    assert f'data-version="{before + 1}"' in html
+    assert "Recorded:" in html  # the verdict, in the same answer
+    assert _hand(match).version == before + 1
+
+
+def test_a_form_without_the_script_still_posts_redirects_and_gets(match: Match, people: People) -> None:
+    seat, card = _next_card(match)
+
+    response = _post_move(_client(people.scorer), match, move=_play(seat, card))
+
+    assert response.status_code == 302 and response["Location"].endswith(_url(match))
+
+
+def test_a_refused_tap_from_the_script_shows_why_and_writes_nothing(match: Match, people: People) -> None:
+    hand = _hand(match)
+    seat, card = _next_card(match)
+    _post_move(_client(people.scorer), match, move=_play(seat, card))
+
+    again = _tap(_client(people.scorer), match, _play(seat, card), key="other")
+
+    assert again.status_code in (409, 422)
+    assert "Not recorded" in again.content.decode()
+    assert _hand(match).version == hand.version + 1
+
+
+def test_the_hand_version_the_page_polls(match: Match, people: People) -> None:
+    hand = _hand(match)
+
+    answer = _client(people.member).get(_url(match, "version/")).json()
+    hidden = _client(people.outsider).get(_url(match, "version/"))
+
+    assert answer == {"version": hand.version, "status": "in_play"}
+    assert hidden.status_code == 404 and hidden.json()["code"] == "not_found"

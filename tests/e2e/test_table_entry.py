@@ -1,0 +1,131 @@
+"""A whole hand recorded by tapping, on a phone-sized screen, in a real browser (issue 14): each card is one
+tap on a button that is on screen without scrolling, the page never reloads (its scroll position and its
+own state survive), a tap's verdict shows in place, and a move recorded from another device appears by
+itself."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from scoring.models import Hand
+from scoring.rules import move_to_dict
+from scoring.rules.moves import PlayCard
+from tests.e2e.conftest import PHONE, measure, shot
+from tests.scoring.api_support import make_people, open_match, play, service_record
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def signed_in(browser: Any, live_server: Any) -> Iterator[Callable[[Any], Any]]:
+    """A page of a phone-sized browser signed in as the user given; closed at the end of the test (so
+    that its polling stops with the server)."""
+    contexts: list[Any] = []
+
+    def page_for(user: Any) -> Any:
+        client = Client()
+        client.force_login(user)
+        context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
+        contexts.append(context)
+        return context.new_page()
+
+    yield page_for
+    for context in contexts:
+        context.close()
+
+
+def test_a_hand_is_recorded_one_tap_a_card_on_a_phone(signed_in: Callable[[Any], Any]) -> None:
+    people = make_people()
+    match, hand = open_match(people, "tressette", seats=4)
+    played = play(hand, seed=11)
+    hand = service_record(hand, played.moves[:1], people.scorer)  # the deal, as the scorer entered it
+    page = signed_in(people.scorer)
+    page.goto(f"/matches/{match['id']}/hands/1/")
+    page.evaluate("window.__same_page = true")
+    shot(page, "table-phone-start")
+
+    taps, waits = 0, []
+    moves = played.moves[1:]  # the cards, and the declarations that come with them
+    cards = [m for m in moves if isinstance(m, PlayCard)]
+    assert len(cards) == 40
+    for n, move in enumerate(moves):
+        version = int(page.locator("#table-root").get_attribute("data-version"))
+        button = page.locator(f"#table-root button[value='{_json(move)}']")
+        box = button.bounding_box()
+        assert box is not None, f"move {n + 1} ({move}) is not offered"
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (
+            f"move {n + 1} ({move}) is off the screen: y={box['y']:.0f}"
+        )
+        started = time.perf_counter()
+        button.click()
+        taps += 1
+        page.wait_for_function(
+            f"document.getElementById('table-root').dataset.version > {version}", timeout=10_000
+        )
+        waits.append(time.perf_counter() - started)
+        if n == 3:
+            shot(page, "table-phone-after-a-trick")
+
+    shot(page, "table-phone-hand-over")
+    assert page.evaluate("window.__same_page") is True  # never reloaded
+    assert Hand.objects.get(pk=hand.pk).status == "over"
+    assert "Hand over" in page.content()
+    waits.sort()
+    measure(
+        f"table entry, Tressette on a 390x844 phone: {taps} taps for {len(cards)} cards and "
+        f"{len(moves) - len(cards)} declarations ({taps / len(moves):.2f} a move, no scrolling); "
+        f"tap to verdict in the browser: median {waits[len(waits) // 2] * 1000:.0f} ms, "
+        f"worst {waits[-1] * 1000:.0f} ms"
+    )
+
+
+def test_a_move_recorded_on_another_device_appears_by_itself(signed_in: Callable[[Any], Any]) -> None:
+    people = make_people()
+    match, hand = open_match(people, "tressette", seats=4)
+    played = play(hand, seed=12)
+    hand = service_record(hand, played.moves[:1], people.scorer)
+    page = signed_in(people.scorer)
+    page.goto(f"/matches/{match['id']}/hands/1/")
+    page.evaluate("window.__same_page = true")
+
+    service_record(hand, played.moves[1:2], people.director)  # the director's phone, meanwhile
+
+    page.wait_for_function("document.getElementById('table-root').dataset.version === '2'", timeout=10_000)
+    assert page.evaluate("window.__same_page") is True
+    assert page.locator(f"#table-root button[value='{_json(played.moves[2])}']").count() == 1
+    shot(page, "table-phone-followed")
+
+
+def test_a_keyed_card_already_played_is_refused_in_place(signed_in: Callable[[Any], Any]) -> None:
+    people = make_people()
+    match, hand = open_match(people, "tressette", seats=4)
+    played = play(hand, seed=13)
+    hand = service_record(hand, played.moves[:2], people.scorer)
+    gone = played.moves[1]
+    assert isinstance(gone, PlayCard)
+    page = signed_in(people.scorer)
+    page.goto(f"/matches/{match['id']}/hands/1/")
+    page.evaluate("window.__same_page = true")
+
+    page.fill("#table-root input[name=card]", gone.card)
+    page.click("#table-root .inline-form button.primary")
+
+    page.wait_for_selector("#table-root .error", timeout=10_000)
+    assert "Not recorded" in page.inner_text("#table-root .error")
+    assert page.evaluate("window.__same_page") is True
+    assert Hand.objects.get(pk=hand.pk).version == hand.version
+    shot(page, "table-phone-refused")
+
+
+def _json(move: Any) -> str:
+    """The value of the move's button, as the page writes it (scoring/display.py)."""
+    return json.dumps(move_to_dict(move), separators=(",", ":"))
