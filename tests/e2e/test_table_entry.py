@@ -129,3 +129,24 @@ def test_a_keyed_card_already_played_is_refused_in_place(signed_in: Callable[[An
 def _json(move: Any) -> str:
     """The value of the move's button, as the page writes it (scoring/display.py)."""
     return json.dumps(move_to_dict(move), separators=(",", ":"))
+
+
+@pytest.mark.parametrize("page_name", ["home", "match-list", "sheet", "table", "replay"])
+def test_the_pages_fit_a_phone_s_width(signed_in: Callable[[Any], Any], page_name: str) -> None:
+    people = make_people()
+    match, hand = open_match(people, "tressette", seats=4)
+    service_record(hand, play(hand, seed=14).moves[:9], people.scorer)
+    page = signed_in(people.scorer)
+    path = {
+        "home": "/",
+        "match-list": f"/clubs/{people.club.pk}/matches/",
+        "sheet": f"/matches/{match['id']}/",
+        "table": f"/matches/{match['id']}/hands/1/",
+        "replay": f"/matches/{match['id']}/hands/1/replay/",
+    }[page_name]
+
+    page.goto(path)
+
+    width = page.evaluate("document.documentElement.scrollWidth")
+    shot(page, f"phone-{page_name}")
+    assert width <= PHONE["width"], f"{path} is {width}px wide on a {PHONE['width']}px phone"

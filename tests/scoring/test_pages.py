@@ -720,3 +720,20 @@ def test_the_hand_version_the_page_polls(match: Match, people: People) -> None:
 
     assert answer == {"version": hand.version, "status": "in_play"}
     assert hidden.status_code == 404 and hidden.json()["code"] == "not_found"
+
+
+def test_the_home_page_offers_sign_in_and_shows_admin_only_to_staff(people: People) -> None:
+    anonymous = Client().get("/").content.decode()
+    staff = people.director
+    staff.is_staff = True
+    staff.save()
+
+    assert "Sign in" in anonymous and "/admin/" not in anonymous
+    assert "/admin/" not in _client(people.scorer).get("/").content.decode()
+    assert "/admin/" in _client(staff).get("/").content.decode()
+
+
+def test_the_felt_counts_seats_from_one_as_the_forms_do(match: Match, people: People) -> None:
+    html = _client(people.scorer).get(_url(match)).content.decode()
+
+    assert "seat 1" in html and "seat 4" in html and "seat 0" not in html
