@@ -295,7 +295,15 @@ def _rescored(result: HandResult, scores: tuple[Score, ...], ruling: RulingEntry
     # The rules applied, not the rulings' positions: those depend on how the log was keyed (undos), and a
     # hand imported from its record must score exactly as the hand it was exported from.
     details = {**result.details, "ruled": [*result.details.get("ruled", []), ruling.rule]}
-    return replace(result, scores=scores, team_scores=_team_scores(result, scores), details=details)
+    # The outcome says so, so that the line above the scores never contradicts them (an assigned score
+    # may give the hand to the side the play did not).
+    if ruling.rectification.get("kind") == "assign_score":
+        outcome = f"scores assigned by the director ({ruling.rule}); as played: {result.outcome}"
+    else:
+        outcome = f"{result.outcome}; penalty by the director ({ruling.rule})"
+    return replace(
+        result, outcome=outcome, scores=scores, team_scores=_team_scores(result, scores), details=details
+    )
 
 
 def _team_scores(result: HandResult, scores: tuple[Score, ...]) -> tuple[Score, ...]:

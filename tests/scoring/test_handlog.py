@@ -128,7 +128,9 @@ def test_a_penalty_adds_and_an_assigned_score_replaces(name: str) -> None:
     assert list(penalised.scores) == [s + d for s, d in zip(before.scores, delta, strict=True)]
     assert list(replaced.scores) == [Fraction(5, 3) if s == "5/3" else s for s in assigned]
     assert penalised.details["ruled"] == ["rule"]
-    assert penalised.outcome == before.outcome
+    # The line above the scores says what the director did, never what the play alone would say.
+    assert penalised.outcome == f"{before.outcome}; penalty by the director (rule)"
+    assert replaced.outcome == f"scores assigned by the director (rule); as played: {before.outcome}"
 
 
 def test_a_side_that_shares_its_score_is_given_one_number() -> None:
