@@ -21,6 +21,22 @@ def game_title(name: str) -> str:
         return name
 
 
+# Barbù's seven contracts by their code (docs/rules/barbu.md), in the three languages of the pages.
+BARBU_CONTRACTS: dict[str, dict[str, str]] = {
+    "MP": {"it": "Mano positiva", "fr": "Plis positifs", "en": "Tricks count plus"},
+    "MIS": {"it": "Misère", "fr": "Misère", "en": "Misère"},
+    "NPR": {"it": "Non prendere il Re di cuori", "fr": "Pas le Roi de cœur", "en": "No King of Hearts"},
+    "NPD": {"it": "Non prendere le Donne", "fr": "Pas de dames", "en": "No Queens"},
+    "NPC": {"it": "Non prendere cuori", "fr": "Pas de cœurs", "en": "No Hearts"},
+    "NPUD": {
+        "it": "Non prendere le ultime due",
+        "fr": "Pas les deux derniers plis",
+        "en": "Not the last two",
+    },
+    "DOM": {"it": "Domino", "fr": "Domino", "en": "Domino"},
+}
+
+
 def options(match: Match) -> list[tuple[str, Any]]:
     return [(k.replace("_", " "), v) for k, v in sorted(match.options.items())]
 
@@ -185,6 +201,8 @@ def move_label(move: Mapping[str, Any], seats: Sequence[str], deck: Deck, lang: 
         value = move.get("value")
         if move.get("choice") == "trump" and isinstance(value, str) and len(value) == 1:
             value = suit_label(deck, value, lang)
+        if move.get("choice") == "contract" and value in BARBU_CONTRACTS:
+            return f"{BARBU_CONTRACTS[value][lang]} ({value})"
         return f"{move.get('choice')}: {value}" if value is not None else str(move.get("choice"))
     if kind == "exchange":
         discard, take = move.get("discard") or [], move.get("take") or []

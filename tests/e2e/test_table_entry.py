@@ -15,7 +15,7 @@ from django.conf import settings
 from django.test import Client
 
 from scoring.models import Hand
-from scoring.rules import move_to_dict
+from scoring.rules import get_game, move_to_dict
 from scoring.rules.moves import PlayCard
 from tests.e2e.conftest import PHONE, measure, shot
 from tests.scoring.api_support import make_people, open_match, play, service_record
@@ -86,6 +86,33 @@ def test_a_hand_is_recorded_one_tap_a_card_on_a_phone(signed_in: Callable[[Any],
         f"tap to verdict in the browser: median {waits[len(waits) // 2] * 1000:.0f} ms, "
         f"worst {waits[-1] * 1000:.0f} ms"
     )
+
+
+@pytest.mark.parametrize("game", ["barbu", "hombre_it"])
+def test_without_the_deal_the_unseen_cards_fit_the_screen_too(
+    signed_in: Callable[[Any], Any], game: str
+) -> None:
+    """A hand recorded without the deal: the buttons are the cards nobody has seen yet, more of them."""
+    people = make_people()
+    match, hand = open_match(people, game)
+    moves = get_game(game).moves_only(play(hand, seed=15).moves)
+    hand = service_record(hand, moves[:1], people.scorer)  # "cards dealt", not entered
+    page = signed_in(people.scorer)
+    page.goto(f"/matches/{match['id']}/hands/1/")
+    page.evaluate("window.__same_page = true")
+    shot(page, f"table-phone-unseen-{game}")
+
+    for n, move in enumerate(moves[1:13]):
+        version = int(page.locator("#table-root").get_attribute("data-version"))
+        button = page.locator(f"#table-root button[value='{_json(move)}']")
+        box = button.bounding_box()
+        assert box is not None, f"move {n + 1} ({move}) is not offered"
+        assert box["y"] + box["height"] <= PHONE["height"], f"move {n + 1} ({move}) is off the screen"
+        button.click()
+        page.wait_for_function(f"document.getElementById('table-root').dataset.version > {version}")
+
+    assert page.evaluate("window.__same_page") is True
+    assert Hand.objects.get(pk=hand.pk).version == hand.version + 12
 
 
 def test_a_move_recorded_on_another_device_appears_by_itself(signed_in: Callable[[Any], Any]) -> None:

@@ -15,10 +15,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from scoring import services, store
+from scoring import display, services, store
 from scoring.events import MoveRecorded
 from scoring.models import Hand, Match
 from scoring.rules import get_game
+from scoring.rules.cards import FRENCH_52
 from scoring.rules.moves import move_to_dict
 from scoring.selectors import hand_state, match_sheet
 from tests.scoring.api_support import People
@@ -737,3 +738,13 @@ def test_the_felt_counts_seats_from_one_as_the_forms_do(match: Match, people: Pe
     html = _client(people.scorer).get(_url(match)).content.decode()
 
     assert "seat 1" in html and "seat 4" in html and "seat 0" not in html
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("it", "Non prendere le Donne (NPD)"), ("fr", "Pas de dames (NPD)"), ("en", "No Queens (NPD)")],
+)
+def test_a_barbu_contract_is_named_not_coded(lang: str, words: str) -> None:
+    move = {"type": "choose", "seat": 0, "choice": "contract", "value": "NPD"}
+
+    assert display.move_label(move, ["a", "b", "c", "d"], FRENCH_52, lang) == words
