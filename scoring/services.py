@@ -52,6 +52,7 @@ from scoring.rules.core import Verdict
 from scoring.rules.moves import move_from_dict, move_to_dict
 from scoring.selectors import hand_entries, hand_setup, hand_view_at, match_results, match_sheet
 from scoring.selectors import sheet_of as _sheet
+from segnapunti.batch import gc_paused
 from segnapunti.errors import Forbidden
 from tournaments.models import Club, Membership, Player
 
@@ -636,6 +637,10 @@ def _save_sheet(match: Match, sheet: dict[str, Any]) -> Match:
 
 
 # ---- records ----------------------------------------------------------------------------------------
+# A record's hands are checked and folded in memory, a new immutable state at every move: the cycle
+# collector would walk that growing heap again and again (a fifth of a 28-hand import), for objects
+# without cycles (segnapunti/batch.py).
+@gc_paused()
 def match_import(
     *,
     club: Club,
