@@ -14,6 +14,10 @@ the expected version and the idempotency key is unused (checked under the lock: 
 function of migration 0005, which takes the lock, checks and inserts in one round trip), so a conflict
 leaves nothing to undo and needs no savepoint; the unique constraints on (stream, version) and (stream,
 key) stay as the last line of defence.
+
+Every event also carries its stream hash and log hash (``scoring/chain.py``): the store computes each
+event's digest; PostgreSQL's function chains them under the ordering lock; on SQLite the store reads the
+two heads and chains them itself, in the transaction that holds the write lock.
 """
 
 from __future__ import annotations
