@@ -14,9 +14,11 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from scoring import services
 from scoring.models import Hand
 from scoring.rules import get_game, move_to_dict
 from scoring.rules.moves import PlayCard
+from scoring.selectors import hand_state
 from tests.e2e.conftest import PHONE, measure, shot
 from tests.scoring.api_support import make_people, open_match, play, service_record
 
@@ -113,6 +115,41 @@ def test_without_the_deal_the_unseen_cards_fit_the_screen_too(
 
     assert page.evaluate("window.__same_page") is True
     assert Hand.objects.get(pk=hand.pk).version == hand.version + 12
+
+
+def test_an_irregular_card_is_flagged_in_place_and_undone(signed_in: Callable[[Any], Any]) -> None:
+    """A revoke really happened: keyed, it is recorded with the engine's verdict and the hand flagged;
+    then the scorer takes it back with the undo button, all without leaving the page."""
+    people = make_people()
+    match, hand = open_match(people, "tressette", seats=4)
+    played = play(hand, seed=16)
+    hand = service_record(hand, played.moves[:1], people.scorer)
+    while True:  # play on until the seat to act holds a card the rules forbid him (he can follow suit)
+        state = hand_state(hand)["state"]
+        legal = {m["card"] for m in state["legal_moves"] if m["type"] == "play"}
+        seat = state["to_act"][0]
+        wrong = [c for c in state["hands"][seat] if c not in legal]
+        if wrong:
+            break
+        move = next(m for m in state["legal_moves"] if m["type"] == "play")
+        hand = services.move_record(hand=hand, move=move, expected_version=hand.version).hand
+    page = signed_in(people.scorer)
+    page.goto(f"/matches/{match['id']}/hands/1/")
+    page.evaluate("window.__same_page = true")
+
+    page.select_option("#table-root select[name=seat]", str(seat))
+    page.fill("#table-root input[name=card]", wrong[0])
+    page.click("#table-root .inline-form button.primary")
+    page.wait_for_selector("text=flagged for the director", timeout=10_000)
+    shot(page, "table-phone-flagged")
+    assert Hand.objects.get(pk=hand.pk).flagged
+
+    page.click("#table-root button.danger")  # undo my last move
+    page.wait_for_selector("text=Last move undone", timeout=10_000)
+    shot(page, "table-phone-undone")
+
+    assert page.evaluate("window.__same_page") is True
+    assert not Hand.objects.get(pk=hand.pk).flagged
 
 
 def test_a_move_recorded_on_another_device_appears_by_itself(signed_in: Callable[[Any], Any]) -> None:
