@@ -161,7 +161,11 @@ def _insert(
     # BEGIN IMMEDIATE holds the database's write lock from here to the commit: the heads read below are
     # still the heads when the rows go in.
     with transaction.atomic(savepoint=False):
-        rows = _chained(_rows(stream_id, events, expected, key, actor, now), (stream_id, expected))
+        rows = _chained(
+            _rows(stream_id, events, expected, key, actor, now),
+            _digests(stream_id, events, expected, key, actor, now),
+            (stream_id, expected),
+        )
         inserted = _insert_rows(rows, guard, params)
     return [position for position, _, _ in inserted]
 
@@ -174,14 +178,15 @@ def append_streams(streams: Sequence[tuple[str, Sequence[Event]]], *, actor: str
     now = timezone.now()
     ids = [stream_id for stream_id, _ in streams]
     rows = [row for stream_id, events in streams for row in _rows(stream_id, events, 0, None, actor, now)]
+    digests = [d for stream_id, events in streams for d in _digests(stream_id, events, 0, None, actor, now)]
     with transaction.atomic(savepoint=False):
         if connection.vendor == "postgresql":
-            inserted = _start_streams_postgres(rows, now, actor)
+            inserted = _start_streams_postgres(rows, digests, now, actor)
             if not inserted:
                 taken = next(i for i in ids if stream_version(i))
                 raise ConcurrencyConflict(taken, 0, stream_version(taken))
         else:
-            inserted = _start_streams_sqlite(rows, ids)
+            inserted = _start_streams_sqlite(rows, digests, ids)
         if len(inserted) != len(rows):
             raise AssertionError("a multi-stream append was half written")
     out = []
@@ -192,7 +197,7 @@ def append_streams(streams: Sequence[tuple[str, Sequence[Event]]], *, actor: str
 
 
 def _start_streams_postgres(
-    rows: Sequence[Sequence[Any]], now: datetime, actor: str
+    rows: Sequence[Sequence[Any]], digests: Sequence[bytes], now: datetime, actor: str
 ) -> list[tuple[int, str, int]]:
     """One call (migration 0007): the ordering lock, the check that no stream has begun, the hashes, and
     the insert; nothing when a stream has begun."""
@@ -213,7 +218,7 @@ def _start_streams_postgres(
         actor,
         column["idempotency_key"],
         column["batch_size"],
-        [_digest_of(r) for r in rows],
+        list(digests),
         _lock_appends(),
     ]
     with _cursor() as cursor:
@@ -222,12 +227,14 @@ def _start_streams_postgres(
     return [(int(p), str(s), int(v)) for p, s, v in found]
 
 
-def _start_streams_sqlite(rows: Sequence[Sequence[Any]], ids: Sequence[str]) -> list[tuple[int, str, int]]:
+def _start_streams_sqlite(
+    rows: Sequence[Sequence[Any]], digests: Sequence[bytes], ids: Sequence[str]
+) -> list[tuple[int, str, int]]:
     table = StoredEvent._meta.db_table
     marks = ", ".join(["%s"] * len(ids))
     inserted: list[tuple[int, str, int]] = []
     with transaction.atomic(savepoint=False):
-        rows = _chained(rows, None)
+        rows = _chained(rows, digests, None)
         for start in range(0, len(rows), _ROWS_PER_INSERT):
             # The guard holds for the first chunk; the later ones go in under the same lock and transaction.
             guard, params = (f"NOT EXISTS (SELECT 1 FROM {table} WHERE stream_id IN ({marks}))", list(ids))
@@ -271,16 +278,12 @@ def _digests(
     ]
 
 
-def _digest_of(row: Sequence[Any]) -> bytes:
-    """The digest of a row built by _rows (its payload as JSON text, its time as the database takes it)."""
-    stream_id, version, kind, schema, payload, at, by, key, size = row[:9]
-    when = at if isinstance(at, datetime) else _datetime(at)
-    return chain.digest(stream_id, version, kind, schema, _micros(when), by, key, size, json.loads(payload))
-
-
-def _chained(rows: Sequence[Sequence[Any]], after: tuple[str, int] | None) -> list[list[Any]]:
-    """The rows with their stream and log hashes, computed here (SQLite: the caller holds the write
-    lock). ``after``: the stream and version the first row follows, when its stream has begun."""
+def _chained(
+    rows: Sequence[Sequence[Any]], digests: Sequence[bytes], after: tuple[str, int] | None
+) -> list[list[Any]]:
+    """The rows with their stream and log hashes, chained here from their digests (SQLite: the caller
+    holds the write lock). ``after``: the stream and version the first row follows, when its stream has
+    begun."""
     table = StoredEvent._meta.db_table
     with _cursor() as cursor:
         cursor.execute(
@@ -291,7 +294,9 @@ def _chained(rows: Sequence[Sequence[Any]], after: tuple[str, int] | None) -> li
         log_head, stream_head = cursor.fetchone()
     heads = {after[0]: bytes(stream_head)} if after and stream_head else {}
     links = chain.chain_rows(
-        ((r[0], r[1], _digest_of(r)) for r in rows), bytes(log_head) if log_head else chain.GENESIS, heads
+        ((r[0], r[1], d) for r, d in zip(rows, digests, strict=True)),
+        bytes(log_head) if log_head else chain.GENESIS,
+        heads,
     )
     return [[*r, stream_hash, log_hash] for r, (stream_hash, log_hash) in zip(rows, links, strict=True)]
 
