@@ -4,9 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: install run serve test browser lint typecheck pytest bench worker constraints
+.PHONY: install catalogues messages run serve test browser lint typecheck pytest bench worker constraints
 
-install: $(INSTALLED)
+install: $(INSTALLED) catalogues
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,19 @@ $(BIN)/python:
 $(INSTALLED): pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]' -c constraints.txt
 	touch $@
+
+# The translations (Italian, French, English): each catalogue whose .po file changed is compiled, with
+# Babel (a Python package, so no system tool is needed). The compiled .mo files are not committed.
+catalogues: $(INSTALLED)
+	$(BIN)/python -m segnapunti.catalogues compile
+
+# For developers, after changing a text: gather every marked string into the .po files (needs GNU
+# gettext's xgettext), then translate the new entries and run `make test`.
+messages: export DEBUG ?= true
+messages: install
+	$(BIN)/python manage.py makemessages -l it -l fr -l en --no-wrap --no-location --no-obsolete
+	$(BIN)/python -m segnapunti.catalogues tidy
+	$(BIN)/python -m segnapunti.catalogues check || true
 
 # Local development: DEBUG on (the settings are safe by default: off).
 run: export DEBUG ?= true

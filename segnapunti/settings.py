@@ -103,6 +103,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language: the one chosen with the switch (a cookie), else the browser's Accept-Language
+    # among LANGUAGES, else LANGUAGE_CODE.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -121,6 +124,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -170,8 +174,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "it"
+# The site speaks Italian, French and English. LANGUAGE_CODE is the language of a visitor whose browser
+# asks for none of them (a club may set another one); each catalogue is compiled by the install step.
 LANGUAGES = [("it", "Italiano"), ("fr", "Français"), ("en", "English")]
+LANGUAGE_CODE = envstr("LANGUAGE_CODE", "it")
+if LANGUAGE_CODE not in dict(LANGUAGES):
+    raise ImproperlyConfigured(f"LANGUAGE_CODE={LANGUAGE_CODE!r} is not one of {', '.join(dict(LANGUAGES))}")
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Rome"
 USE_I18N = True
 USE_TZ = True

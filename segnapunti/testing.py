@@ -10,3 +10,12 @@ import os
 
 if not os.environ.get("DEBUG"):
     os.environ["DEBUG"] = "true"
+
+# The suite reads its pages in English, the language of a visitor whose browser asks for none (a club
+# may choose it, as this does); the tests of languages ask for theirs, as a browser does.
+os.environ["LANGUAGE_CODE"] = "en"
+
+# The compiled catalogues match their .po files, even when a test run follows an edit without `make`.
+from segnapunti.catalogues import compile_stale  # noqa: E402
+
+compile_stale()

@@ -15,6 +15,7 @@ urlpatterns = [
     ),
     path("players/<id:player_id>/", tournament_views.player_page, name="player"),
     path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scoring.page_urls")),
     path("api/", include("segnapunti.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

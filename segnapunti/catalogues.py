@@ -1,0 +1,219 @@
+"""The translation catalogues: where they are, compiling them, what makes one complete, and the
+tidy-up after ``makemessages``.
+
+``python -m segnapunti.catalogues compile`` (the install step, and the test suite at its start) compiles
+each ``.po`` file whose ``.mo`` is missing or older, with Babel: no system tool is needed.
+
+``python -m segnapunti.catalogues tidy`` (run by ``make messages``) gives each new ``.po`` file its
+language in the header and clears the header's "fuzzy" mark (a compiler skips a catalogue whose header
+is fuzzy), and fills the English catalogue's new entries with their source text: the source strings are
+English, so English is complete by construction and any entry may still be reworded there.
+``python -m segnapunti.catalogues check`` prints what is missing, the same check the test suite runs.
+For translators: ``… todo LANG`` prints the entries of that language still to translate as JSON
+(``{source: ""}``), and ``… fill LANG FILE.json`` writes the translations of such a file into the
+catalogues that hold those entries.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+LANGUAGES = ("it", "fr", "en")
+SOURCE_LANGUAGE = "en"
+
+# {name}, {0}, {name!r} ... in str.format templates; %(name)s and %s in the %-style ones.
+_BRACES = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*|\d*)(?:![rsa])?(?::[^{}]*)?\}(?!\})")
+_PERCENT = re.compile(r"%(?:\(([A-Za-z_][A-Za-z0-9_]*)\))?[-#0 +]*\d*(?:\.\d+)?[sdifr%]")
+
+
+def po_files(language: str | None = None) -> Iterator[Path]:
+    """Every ``django.po`` of the project (the project's own ``locale/`` and each app's)."""
+    for folder in [BASE_DIR / "locale", *sorted(BASE_DIR.glob("*/locale"))]:
+        for lang in LANGUAGES if language is None else (language,):
+            path = folder / lang / "LC_MESSAGES" / "django.po"
+            if path.exists():
+                yield path
+
+
+def language_of(path: Path) -> str:
+    return path.parent.parent.name
+
+
+def load(path: Path) -> Catalog:
+    with path.open("rb") as f:
+        return read_po(f, locale=language_of(path))
+
+
+def placeholders(text: str) -> set[str]:
+    """The placeholders a translation must keep: brace fields and %-style conversions (not ``%%``)."""
+    found = {f"{{{m.group(1)}}}" for m in _BRACES.finditer(text)}
+    found |= {
+        f"%({m.group(1)})" if m.group(1) else "%" for m in _PERCENT.finditer(text) if m.group(0) != "%%"
+    }
+    return found
+
+
+def _strings(message: Message) -> list[str]:
+    value = message.string
+    return [s for s in value if s] if isinstance(value, tuple | list) else [value] if value else []
+
+
+def problems(path: Path) -> list[str]:
+    """What keeps a catalogue from being complete: an entry untranslated or marked fuzzy, or a translation
+    that drops or invents a placeholder."""
+    out = []
+    for message in load(path):
+        if not message.id:
+            continue
+        msgid = message.id[0] if isinstance(message.id, tuple | list) else message.id
+        strings = _strings(message)
+        if not strings:
+            out.append(f"{path.relative_to(BASE_DIR)}: untranslated: {msgid!r}")
+            continue
+        if message.fuzzy:
+            out.append(f"{path.relative_to(BASE_DIR)}: fuzzy: {msgid!r}")
+        wanted = placeholders(msgid)
+        for s in strings:
+            if placeholders(s) != wanted:
+                out.append(
+                    f"{path.relative_to(BASE_DIR)}: placeholders differ in {msgid!r}: "
+                    f"{sorted(wanted)} against {sorted(placeholders(s))}"
+                )
+    return out
+
+
+def message_ids(catalog: Catalog) -> set[str]:
+    out = set()
+    for message in catalog:
+        if message.id:
+            out.add(message.id[0] if isinstance(message.id, tuple | list) else message.id)
+    return out
+
+
+def compile_stale() -> list[Path]:
+    """Compile each catalogue whose ``.mo`` is missing or older than its ``.po``; the files compiled.
+    Entries still untranslated or fuzzy are left out, so that they show their source text."""
+    done = []
+    for path in po_files():
+        mo = path.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= path.stat().st_mtime:
+            continue
+        catalog = load(path)
+        tmp = mo.with_suffix(".mo.tmp")
+        with tmp.open("wb") as f:
+            write_mo(f, catalog)
+        tmp.replace(mo)
+        done.append(mo)
+    return done
+
+
+def tidy(path: Path) -> bool:
+    """Language in the header, no fuzzy header; English entries filled with their source. True if changed."""
+    text = path.read_text(encoding="utf-8")
+    lang = language_of(path)
+    new = re.sub(r'\A((?:#[^\n]*\n)*?)#, fuzzy\n(msgid "")', r"\1\2", text, count=1)
+    new = new.replace('"Language: \\n"', f'"Language: {lang}\\n"', 1)
+    if lang == SOURCE_LANGUAGE:
+        new = _fill_from_source(new)
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+        return True
+    return False
+
+
+def _fill_from_source(text: str) -> str:
+    """Copy each untranslated singular entry's msgid into its msgstr (plural entries get both forms)."""
+    entry = re.compile(
+        r'(?m)^(msgid ((?:"[^\n]*"\n)+))(msgid_plural ((?:"[^\n]*"\n)+))?'
+        r'((?:msgstr(?:\[\d\])? (?:"[^\n]*"\n)+)+)'
+    )
+
+    def fill(m: re.Match[str]) -> str:
+        msgid, plural, strings = m.group(2), m.group(4), m.group(5)
+        empty = {'msgstr ""', 'msgstr[0] ""', 'msgstr[1] ""', '""'}
+        if msgid == '""\n' or any(line not in empty for line in strings.strip().split("\n")):
+            return m.group(0)
+        if plural:
+            return f"{m.group(1)}{m.group(3)}msgstr[0] {msgid}msgstr[1] {plural}"
+        return f"{m.group(1)}msgstr {msgid}"
+
+    return entry.sub(fill, text)
+
+
+def todo(language: str) -> dict[str, str]:
+    """The source texts of ``language`` still untranslated or fuzzy, in every catalogue."""
+    out: dict[str, str] = {}
+    for path in po_files(language):
+        for message in load(path):
+            if message.id and (message.fuzzy or not _strings(message)):
+                key = message.id[0] if isinstance(message.id, tuple | list) else message.id
+                out[key] = ""
+    return out
+
+
+def fill(language: str, translations: dict[str, str | list[str]]) -> int:
+    """Write the translations given (a string, or a list of plural forms) into the catalogues of
+    ``language`` that hold their source texts; the number of entries written."""
+    written = 0
+    for path in po_files(language):
+        catalog = load(path)
+        changed = False
+        for message in catalog:
+            key = message.id[0] if isinstance(message.id, tuple | list) else message.id
+            if not key or key not in translations or not translations[key]:
+                continue
+            value = translations[key]
+            if isinstance(message.id, tuple | list):
+                forms = value if isinstance(value, list) else [value]
+                message.string = tuple(forms)
+            else:
+                message.string = value if isinstance(value, str) else value[0]
+            message.flags.discard("fuzzy")
+            changed = True
+            written += 1
+        if changed:
+            with path.open("wb") as f:
+                write_po(f, catalog, width=0, no_location=True)
+    return written
+
+
+def main(argv: list[str]) -> int:
+    command = argv[1] if len(argv) > 1 else "check"
+    if command == "tidy":
+        for path in po_files():
+            if tidy(path):
+                print(f"tidied {path.relative_to(BASE_DIR)}")
+        return 0
+    if command == "compile":
+        for mo in compile_stale():
+            print(f"compiled {mo.relative_to(BASE_DIR)}")
+        return 0
+    if command == "check":
+        found = [p for path in po_files() for p in problems(path)]
+        print("\n".join(found) or "every catalogue is complete")
+        return 1 if found else 0
+    if command == "todo" and len(argv) == 3:
+        print(json.dumps(todo(argv[2]), ensure_ascii=False, indent=1))
+        return 0
+    if command == "fill" and len(argv) == 4:
+        given = json.loads(Path(argv[3]).read_text(encoding="utf-8"))
+        print(f"{fill(argv[2], given)} entries written")
+        return 0
+    print(
+        "usage: python -m segnapunti.catalogues [compile | tidy | check | todo LANG | fill LANG FILE.json]",
+        file=sys.stderr,
+    )
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
