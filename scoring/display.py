@@ -1,46 +1,82 @@
-"""What the pages show, arranged from what the selectors return: card names, seats around the table,
-move labels, sheet cells. No rule of any game lives here, and nothing touches the database."""
+"""What the pages show, arranged from what the selectors return, in the page's language: card names,
+seats around the table by their players' names, moves, verdicts and outcomes in words, sheet cells.
+No rule of any game lives here, and nothing touches the database.
+
+The engine speaks in codes and in message templates with parameters (``scoring.rules.errors``); a
+:class:`Voice` carries what it takes to put them into words for one hand: the game, its deck, the
+language of the card names and the players' names by seat.
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import get_language, gettext, ngettext, pgettext
+
+from scoring import words
 from scoring.models import Hand, Match
-from scoring.rules import Game, ImpossibleMove, MalformedMove, get_game
-from scoring.rules.cards import Deck, suit_of
+from scoring.rules import Game, ImpossibleMove, MalformedMove, RulesError, get_game
+from scoring.rules.cards import LANGUAGES, Deck, suit_of
 from scoring.rules.core import Game as BaseGame
 
 
 def game_title(name: str) -> str:
-    try:
-        return get_game(name).title
-    except ImpossibleMove:
-        return name
+    return words.game(name)
 
 
-# Barbù's seven contracts by their code (docs/rules/barbu.md), in the three languages of the pages.
-BARBU_CONTRACTS: dict[str, dict[str, str]] = {
-    "MP": {"it": "Mano positiva", "fr": "Plis positifs", "en": "Tricks count plus"},
-    "MIS": {"it": "Misère", "fr": "Misère", "en": "Misère"},
-    "NPR": {"it": "Non prendere il Re di cuori", "fr": "Pas le Roi de cœur", "en": "No King of Hearts"},
-    "NPD": {"it": "Non prendere le Donne", "fr": "Pas de dames", "en": "No Queens"},
-    "NPC": {"it": "Non prendere cuori", "fr": "Pas de cœurs", "en": "No Hearts"},
-    "NPUD": {
-        "it": "Non prendere le ultime due",
-        "fr": "Pas les deux derniers plis",
-        "en": "Not the last two",
-    },
-    "DOM": {"it": "Domino", "fr": "Domino", "en": "Domino"},
-}
+def page_language() -> str:
+    lang = (get_language() or "it")[:2]
+    return lang if lang in LANGUAGES else "it"
 
 
-def options(match: Match) -> list[tuple[str, Any]]:
-    return [(k.replace("_", " "), v) for k, v in sorted(match.options.items())]
+# The language a game's cards are named in when nobody chose one: the page's, but L'Hombre is a French
+# game and its cards keep their French names (espadille, manille, baste ... are the game's own words).
+CARD_LANGUAGE = {"lhombre": "fr"}
 
 
+def card_language(game: str, chosen: str | None = None) -> str:
+    if chosen in LANGUAGES:
+        return str(chosen)
+    return CARD_LANGUAGE.get(game, page_language())
+
+
+@dataclass(frozen=True)
+class Voice:
+    """How one hand is put into words: its game, deck, card-name language and seat names."""
+
+    game: str
+    deck: Deck
+    lang: str
+    seats: tuple[str, ...]
+
+    @classmethod
+    def of(cls, game: str, seats: Sequence[str] = (), lang: str | None = None) -> Voice:
+        return cls(game, get_game(game).deck, card_language(game, lang), tuple(seats))
+
+    def seat(self, index: Any) -> str:
+        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(self.seats):
+            return self.seats[index]
+        if isinstance(index, int) and not isinstance(index, bool):
+            return pgettext("seat number", "seat {number}").format(number=index + 1)
+        return str(index)
+
+    def card(self, code: Any) -> str:
+        return card(str(code), self.deck, self.lang)["name"]
+
+    def cards(self, codes: Sequence[Any] | None) -> str:
+        return ", ".join(self.card(c) for c in codes or ())
+
+    def suit(self, letter: Any) -> str:
+        if letter == "none":
+            return str(words.CHOICE_VALUES["trump"]["none"])
+        return suit_label(self.deck, str(letter), self.lang)
+
+
+# ---- cards ---------------------------------------------------------------------------------------
 def card(code: str, deck: Deck, lang: str) -> dict[str, str]:
     try:
         name, rank = deck.name_of(code, lang), deck.rank_label(code, lang)
@@ -60,6 +96,87 @@ def suit_label(deck: Deck, suit: str, lang: str) -> str:
     return last.removeprefix("d'")
 
 
+def rank_label(deck: Deck, rank: str, lang: str) -> str:
+    sample = next((c for c in deck.cards if c[:-1] == rank), None)
+    return deck.rank_label(sample, lang) if sample else rank
+
+
+# ---- the engine's messages -----------------------------------------------------------------------
+_SEAT_PARAMS = {"seat", "target", "dealer", "hombre", "holder", "winner", "maker", "caller"}
+_SUIT_PARAMS = {"suit", "lead", "trump"}
+
+
+def param(name: str, value: Any, v: Voice) -> str:
+    """One parameter of an engine message in words, by the naming convention of ``scoring.rules.errors``."""
+    if value is None:
+        return "—"
+    if name in _SEAT_PARAMS or name.endswith("_seat"):
+        return v.seat(value)
+    if name == "seats" and isinstance(value, list | tuple):
+        return ", ".join(v.seat(s) for s in value)
+    if name == "card" or name.endswith("_card"):
+        return v.card(value)
+    if name == "cards" and isinstance(value, list | tuple):
+        return v.cards(value)
+    if name in _SUIT_PARAMS or name.endswith("_suit"):
+        return v.suit(value)
+    if name == "call":
+        return words.call(v.game, value)
+    if name == "combination":
+        return words.word(words.COMBINATIONS, value)
+    if name == "contract":
+        return words.contract(v.game, value)
+    if name == "option":
+        return words.word(words.OPTIONS, value)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(x) for x in value)
+    return str(value)
+
+
+class _Params(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def say(template: str, params: Mapping[str, Any] | None, v: Voice, *, fallback: str = "") -> str:
+    """An engine template in the page's language with its parameters in words (seat names, card names
+    ...). A template the catalogue does not know shows as it is, in English."""
+    if not template:
+        return fallback
+    shown = _Params({k: param(k, value, v) for k, value in (params or {}).items()})
+    try:
+        return gettext(template).format_map(shown)
+    except (ValueError, IndexError, AttributeError):
+        return fallback or template
+
+
+def error_text(exc: RulesError, v: Voice) -> str:
+    """An engine or service error in words: its template translated, or its message as it is."""
+    template = getattr(exc, "template", "") or ""
+    return say(template, getattr(exc, "params", None), v, fallback=exc.message) if template else exc.message
+
+
+def verdict_text(verdict: Mapping[str, Any], v: Voice) -> str:
+    """What a verdict says: its own message in words; a verdict stored before messages had templates
+    says the name of its rule and who broke it."""
+    template = verdict.get("template")
+    if template:
+        return say(str(template), verdict.get("params"), v, fallback=str(verdict.get("message", "")))
+    who = verdict.get("seat")
+    rule = words.rule(str(verdict.get("rule", "")))
+    return f"{v.seat(who)}: {rule}" if isinstance(who, int) else rule
+
+
+def verdict_view(verdict: Mapping[str, Any], v: Voice, number: Mapping[int, int]) -> dict[str, Any]:
+    return {
+        **verdict,
+        "rule_name": words.rule(str(verdict.get("rule", ""))),
+        "text": verdict_text(verdict, v),
+        "proved_by": number.get(verdict["proved_at"]) if verdict.get("proved_at") is not None else None,
+    }
+
+
+# ---- seats, tricks and moves ---------------------------------------------------------------------
 # Where seat i sits when seat 0 is at the bottom of the screen, in the direction of play.
 AROUND = {
     ("anticlockwise", 2): ("bottom", "top"),
@@ -71,51 +188,49 @@ AROUND = {
 }
 
 
-def seats_around(
-    state: Mapping[str, Any], seats: Sequence[str], direction: str, deck: Deck, lang: str
-) -> list[dict[str, Any]]:
+def seats_around(state: Mapping[str, Any], v: Voice, direction: str) -> list[dict[str, Any]]:
+    seats = v.seats
     places = AROUND.get((direction, len(seats)), tuple(f"row-{i}" for i in range(len(seats))))
     hands, counts = state.get("hands"), state.get("hand_counts")
     taken = state.get("tricks_taken")
     trick = state.get("trick") or {}
-    played = {seat: card for seat, card in trick.get("plays", [])}
+    played = {seat: code for seat, code in trick.get("plays", [])}
     return [
         {
             "index": i,
+            "number": i + 1,
             "name": name,
             "place": places[i],
             "dealer": state.get("dealer") == i,
             "to_act": i in state.get("to_act", []),
             "tricks": taken[i] if taken else None,
             "count": counts[i] if counts else None,
-            "holding": by_suit(hands[i], deck, lang) if hands else None,
-            "played": card(played[i], deck, lang) if i in played else None,
+            "holding": by_suit(hands[i], v) if hands else None,
+            "played": card(played[i], v.deck, v.lang) if i in played else None,
         }
         for i, name in enumerate(seats)
     ]
 
 
-def by_suit(codes: Sequence[str], deck: Deck, lang: str) -> list[dict[str, Any]]:
+def by_suit(codes: Sequence[str], v: Voice) -> list[dict[str, Any]]:
     groups: dict[str, list[dict[str, str]]] = {}
     for code in codes:
-        groups.setdefault(suit_of(code), []).append(card(code, deck, lang))
-    return [{"suit": s, "label": suit_label(deck, s, lang), "cards": cards} for s, cards in groups.items()]
+        groups.setdefault(suit_of(code), []).append(card(code, v.deck, v.lang))
+    return [{"suit": s, "label": v.suit(s), "cards": cards} for s, cards in groups.items()]
 
 
-def trick_view(trick: Mapping[str, Any] | None, seats: Sequence[str], deck: Deck, lang: str) -> Any:
+def trick_view(trick: Mapping[str, Any] | None, v: Voice) -> Any:
     if not trick:
         return None
     winner = trick.get("winner")
     return {
         "number": trick.get("number"),
-        "plays": [{"seat": seats[s], "card": card(c, deck, lang)} for s, c in trick.get("plays", [])],
-        "winner": seats[winner] if winner is not None else None,
+        "plays": [{"seat": v.seat(s), "card": card(c, v.deck, v.lang)} for s, c in trick.get("plays", [])],
+        "winner": v.seat(winner) if winner is not None else None,
     }
 
 
-def legal_buttons(
-    state: Mapping[str, Any], seats: Sequence[str], game: Game[Any], lang: str
-) -> dict[str, Any]:
+def legal_buttons(state: Mapping[str, Any], game: Game[Any], v: Voice) -> dict[str, Any]:
     """The engine's legal moves as buttons: card plays by seat and suit, every other move by its label."""
     plays: dict[int, list[str]] = {}
     others = []
@@ -123,11 +238,11 @@ def legal_buttons(
         if move["type"] == "play":
             plays.setdefault(move["seat"], []).append(move["card"])
         else:
-            others.append(button(move, seats, game.deck, lang))
+            others.append(button(move, v))
     return {
         "plays": [
             {
-                "seat": seats[seat],
+                "seat": v.seat(seat),
                 "suits": [
                     {
                         **group,
@@ -136,7 +251,7 @@ def legal_buttons(
                             for c in group["cards"]
                         ],
                     }
-                    for group in by_suit(cards, game.deck, lang)
+                    for group in by_suit(cards, v)
                 ],
             }
             for seat, cards in plays.items()
@@ -147,7 +262,17 @@ def legal_buttons(
     }
 
 
-def claim_move(game: Game[Any], state: Mapping[str, Any], seats: Sequence[str]) -> dict[str, str] | None:
+def legal_by_seat(state: Mapping[str, Any], v: Voice) -> list[dict[str, Any]]:
+    """The legal moves in a few lines: each seat once, with its moves after its name."""
+    out: dict[str, list[str]] = {}
+    for move in state["legal_moves"]:
+        seat = move.get("seat")
+        who = v.seat(seat) if isinstance(seat, int) else pgettext("who", "the table")
+        out.setdefault(who, []).append(move_label(move, v))
+    return [{"seat": who, "moves": labels} for who, labels in out.items()]
+
+
+def claim_move(game: Game[Any], state: Mapping[str, Any], v: Voice) -> dict[str, str] | None:
     """A "claims the rest" button for the player on lead between tricks, in games that allow claims at
     all. The engine still judges the claim: where it may not be made, it is refused with its reason."""
     if type(game).can_claim is BaseGame.can_claim or state["over"] or state.get("claim"):
@@ -158,17 +283,17 @@ def claim_move(game: Game[Any], state: Mapping[str, Any], seats: Sequence[str]) 
     seat = state["to_act"][0]
     return {
         "json": move_json({"type": "claim", "seat": seat}),
-        "label": "claims the rest",
-        "seat": seats[seat],
+        "label": gettext("claims the rest"),
+        "seat": v.seat(seat),
     }
 
 
-def button(move: Mapping[str, Any], seats: Sequence[str], deck: Deck, lang: str) -> dict[str, str]:
+def button(move: Mapping[str, Any], v: Voice) -> dict[str, str]:
     seat = move.get("seat")
     return {
         "json": move_json(move),
-        "seat": seats[seat] if isinstance(seat, int) else "",
-        "label": move_label(move, seats, deck, lang),
+        "seat": v.seat(seat) if isinstance(seat, int) else "",
+        "label": move_label(move, v),
     }
 
 
@@ -176,72 +301,97 @@ def move_json(move: Mapping[str, Any]) -> str:
     return json.dumps(move, separators=(",", ":"))
 
 
-def names(codes: Sequence[str] | None, deck: Deck, lang: str) -> str:
-    return ", ".join(card(c, deck, lang)["name"] for c in codes or ())
-
-
-def move_label(move: Mapping[str, Any], seats: Sequence[str], deck: Deck, lang: str) -> str:
-    """A move in words, without the seat: ``Re di coppe (KH)``, ``gioco``, ``exchanges 3``."""
+def move_label(move: Mapping[str, Any], v: Voice) -> str:
+    """A move in words, without the seat: ``Re di coppe (KH)``, ``gioco``, ``exchanges 3 cards``."""
     kind = move.get("type")
     if kind == "deal":
-        return "deal (cards entered)" if move.get("hands") else "deal (cards not entered)"
+        return gettext("deal (cards entered)") if move.get("hands") else gettext("deal (cards not entered)")
     if kind == "play":
-        shown = card(str(move.get("card", "")), deck, lang)
+        shown = card(str(move.get("card", "")), v.deck, v.lang)
         return f"{shown['name']} ({shown['code']})"
     if kind == "call":
-        words = [str(move.get("call"))]
-        if move.get("value") is not None:
-            words.append(str(move["value"]))
-        if move.get("suit"):
-            words.append(suit_label(deck, str(move["suit"]), lang))
-        if isinstance(move.get("target"), int) and 0 <= move["target"] < len(seats):
-            words.append(f"→ {seats[move['target']]}")
-        return " ".join(words)
+        return _call_label(move, v)
     if kind == "choose":
-        value = move.get("value")
-        if move.get("choice") == "trump" and isinstance(value, str) and len(value) == 1:
-            value = suit_label(deck, value, lang)
-        if move.get("choice") == "contract" and value in BARBU_CONTRACTS:
-            return f"{BARBU_CONTRACTS[value][lang]} ({value})"
-        return f"{move.get('choice')}: {value}" if value is not None else str(move.get("choice"))
+        return _choice_label(move, v)
     if kind == "exchange":
-        discard, take = move.get("discard") or [], move.get("take") or []
-        n = move.get("count") if move.get("count") is not None else len(discard)
-        text = f"exchanges {n}"
-        if discard:
-            text += f": puts aside {names(discard, deck, lang)}"
-        if take:
-            text += f"; takes {names(take, deck, lang)}"
-        return text
+        return _exchange_label(move, v)
     if kind == "pass_cards":
         cards = move.get("cards") or []
-        return f"passes {names(cards, deck, lang)}" if cards else f"passes {move.get('count')} cards"
+        if cards:
+            return gettext("passes {cards}").format(cards=v.cards(cards))
+        n = move.get("count") or 0
+        return ngettext("passes {n} card", "passes {n} cards", n).format(n=n)
     if kind == "declare":
-        return f"declares {move.get('combination')}: {names(move.get('cards'), deck, lang)}"
+        return gettext("declares {combination}: {cards}").format(
+            combination=words.word(words.COMBINATIONS, move.get("combination")),
+            cards=v.cards(move.get("cards")),
+        )
     if kind == "claim":
         if move.get("split") is not None:
-            return "claims, split " + " / ".join(str(v) for v in move["split"])
+            split = " / ".join(str(x) for x in move["split"])
+            return gettext("claims, the rest split {split}").format(split=split)
         if move.get("tricks") is not None:
-            return f"claims {move['tricks']} tricks"
-        return "claims the rest"
+            n = move["tricks"]
+            return ngettext("claims {n} trick", "claims {n} tricks", n).format(n=n)
+        return gettext("claims the rest")
     if kind == "claim_response":
-        return "accepts the claim" if move.get("accept") else "disputes the claim"
+        return gettext("accepts the claim") if move.get("accept") else gettext("disputes the claim")
     return str(kind)
 
 
-def label_with_seat(move: Mapping[str, Any], seats: Sequence[str], deck: Deck, lang: str) -> str:
+def _call_label(move: Mapping[str, Any], v: Voice) -> str:
+    text = words.call(v.game, move.get("call"))
+    if move.get("value") is not None:
+        text = pgettext("call with a value", "{call} {value}").format(call=text, value=move["value"])
+    if move.get("suit"):
+        text = pgettext("call with a suit", "{call} in {suit}").format(call=text, suit=v.suit(move["suit"]))
+    if isinstance(move.get("target"), int):
+        text = pgettext("call taking an offer", "{call}: the offer of {target}").format(
+            call=text, target=v.seat(move["target"])
+        )
+    return text
+
+
+def _choice_label(move: Mapping[str, Any], v: Voice) -> str:
+    choice, value = move.get("choice"), move.get("value")
+    if choice == "trump" and isinstance(value, str):
+        return gettext("trumps: {suit}").format(suit=v.suit(value))
+    if choice == "contract":
+        return gettext("contract: {contract}").format(contract=words.contract(v.game, value))
+    if choice == "opening_rank" and isinstance(value, str):
+        return gettext("opens with the {rank}").format(rank=rank_label(v.deck, value, v.lang))
+    values = words.CHOICE_VALUES.get(str(choice), {})
+    if value is not None and str(value) in values:
+        return str(values[str(value)])
+    name = words.word(words.CHOICES, choice)
+    return f"{name}: {value}" if value is not None else name
+
+
+def _exchange_label(move: Mapping[str, Any], v: Voice) -> str:
+    discard, take = move.get("discard") or [], move.get("take") or []
+    n = move.get("count") if move.get("count") is not None else len(discard)
+    if discard and take:
+        return gettext("exchanges: puts aside {discard}; takes {take}").format(
+            discard=v.cards(discard), take=v.cards(take)
+        )
+    if discard:
+        return gettext("exchanges: puts aside {discard}").format(discard=v.cards(discard))
+    return ngettext("exchanges {n} card", "exchanges {n} cards", n or 0).format(n=n)
+
+
+def label_with_seat(move: Mapping[str, Any], v: Voice) -> str:
     seat = move.get("seat")
-    who = f"{seats[seat]}: " if isinstance(seat, int) and 0 <= seat < len(seats) else ""
-    return who + move_label(move, seats, deck, lang)
+    label = move_label(move, v)
+    return f"{v.seat(seat)}: {label}" if isinstance(seat, int) else label
 
 
-def move_log(at: Mapping[str, Any], seats: Sequence[str], deck: Deck, lang: str) -> list[dict[str, Any]]:
-    """The standing moves, numbered, each with the verdicts that concern it (and the move that proved
-    the irregularity, when the proof came later)."""
-    number = {entry["position"]: n for n, entry in enumerate(at["moves"], start=1)}
+def move_log(at: Mapping[str, Any], v: Voice) -> list[dict[str, Any]]:
+    """The standing moves, numbered from 1, each with the verdicts that concern it (and the number of the
+    move that proved the irregularity, when the proof came later)."""
+    number = move_numbers(at)
     verdicts: dict[int, list[dict[str, Any]]] = {}
-    for v in at["verdicts"]:
-        verdicts.setdefault(v["position"], []).append({**v, "proved_by": number.get(v["proved_at"])})
+    for verdict in at["verdicts"]:
+        verdicts.setdefault(verdict["position"], []).append(verdict_view(verdict, v, number))
     out = []
     for n, entry in enumerate(at["moves"], start=1):
         move = entry["move"]
@@ -250,8 +400,8 @@ def move_log(at: Mapping[str, Any], seats: Sequence[str], deck: Deck, lang: str)
             {
                 "n": n,
                 "position": entry["position"],
-                "seat": seats[seat] if isinstance(seat, int) else "table",
-                "label": move_label(move, seats, deck, lang),
+                "seat": v.seat(seat) if isinstance(seat, int) else pgettext("who", "the table"),
+                "label": move_label(move, v),
                 "by": entry["by"],
                 "verdicts": verdicts.get(entry["position"], []),
             }
@@ -259,19 +409,41 @@ def move_log(at: Mapping[str, Any], seats: Sequence[str], deck: Deck, lang: str)
     return out
 
 
+def move_numbers(at: Mapping[str, Any]) -> dict[int, int]:
+    """Each standing move's number (from 1) by its position in the log."""
+    return {entry["position"]: n for n, entry in enumerate(at["moves"], start=1)}
+
+
 def default_seat(state: Mapping[str, Any]) -> int | None:
     to_act = state.get("to_act") or []
     return to_act[0] if to_act else None
 
 
-def result_view(result: Mapping[str, Any] | None, seats: Sequence[str]) -> dict[str, Any] | None:
+# ---- outcomes, the sheet, the table's facts ------------------------------------------------------
+UNITS = {
+    "points": pgettext("unit", "points"),
+    "chips": pgettext("unit", "jetons"),
+    "stakes": pgettext("unit", "stakes"),
+}
+
+
+def outcome_text(result: Mapping[str, Any], v: Voice) -> str:
+    """A hand's outcome in words: the engine's sentence in the page's language, or the name of its kind."""
+    text = result.get("outcome_text")
+    if isinstance(text, Mapping) and text.get("template"):
+        return say(str(text["template"]), text.get("params"), v, fallback=str(result.get("outcome", "")))
+    return words.word(words.OUTCOMES, result.get("outcome"))
+
+
+def result_view(result: Mapping[str, Any] | None, v: Voice) -> dict[str, Any] | None:
     if not result:
         return None
-    teams = [" & ".join(seats[s] for s in team) for team in result.get("teams", [])]
+    teams = [" & ".join(v.seat(s) for s in team) for team in result.get("teams", [])]
+    unit = str(result.get("unit", "points"))
     return {
-        "outcome": result["outcome"],
-        "unit": result["unit"],
-        "scores": list(zip(seats, result["scores"], strict=False)),
+        "outcome": outcome_text(result, v),
+        "unit": str(UNITS.get(unit, unit)),
+        "scores": list(zip(v.seats, result["scores"], strict=False)),
         "teams": list(zip(teams, result.get("team_scores", []), strict=False)),
     }
 
@@ -280,67 +452,99 @@ def totals(sheet: Mapping[str, Any], seats: Sequence[str]) -> list[tuple[str, An
     return list(zip(seats, sheet.get("totals", []), strict=False))
 
 
-def game_fields(game_state: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The game's own state fields that say something (contract, trump, declarations ...)."""
-    return [(k.replace("_", " "), cell(v)) for k, v in game_state.items() if _says_something(v)]
+def options(match: Match) -> list[tuple[str, str]]:
+    """The options a match was opened with, in words."""
+    return [(words.word(words.OPTIONS, k), words.option_value(v)) for k, v in sorted(match.options.items())]
 
 
-def _says_something(value: Any) -> bool:
-    """False for nothing at all: None, "", and lists or mappings holding only such (a Domino layout of four
-    empty rows outside Domino). Zero and False do say something."""
-    if value is None or value == "":
-        return False
-    if isinstance(value, Mapping):
-        return any(_says_something(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return any(_says_something(v) for v in value)
-    return True
+def table_facts(game_state: Mapping[str, Any], v: Voice) -> list[tuple[str, str]]:
+    """What a player at the table would say of the hand so far (contract, trumps, the calls, the
+    declarations ...), in words; the engine's bookkeeping is left out."""
+    facts: list[tuple[str, str]] = []
+    calls = game_state.get("calls")
+    if calls:
+        facts.append((gettext("Calls"), "; ".join(_call_entry(c, v) for c in calls)))
+    if game_state.get("hombre") is not None:
+        facts.append((gettext("Hombre"), v.seat(game_state["hombre"])))
+    contract = game_state.get("contract")
+    if contract:
+        facts.append((gettext("Contract"), words.contract(v.game, contract)))
+    if game_state.get("trump"):
+        facts.append((gettext("Trumps"), v.suit(game_state["trump"])))
+    if game_state.get("opening_rank"):
+        facts.append((gettext("Opening rank"), rank_label(v.deck, game_state["opening_rank"], v.lang)))
+    if isinstance(game_state.get("talon_left"), int) and game_state.get("contract"):
+        facts.append((gettext("Talon"), _cards_count(game_state["talon_left"])))
+    auction = game_state.get("auction")
+    if v.game == "tarocchi" and auction:
+        facts.append((gettext("Auction"), _tarocchi_auction(game_state, v)))
+    if v.game == "lhombre" and isinstance(game_state.get("table"), Mapping):
+        pot = game_state["table"].get("pot")
+        if pot is not None:
+            facts.append((gettext("Pot"), ngettext("{n} jeton", "{n} jetons", _int(pot)).format(n=pot)))
+    for d in game_state.get("declarations") or []:
+        facts.append((gettext("Declaration"), _declaration(d, v)))
+    return facts
 
 
-def ruling_view(r: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """A ruling with the moves it concerns by their numbers (log entries for moves not shown yet)."""
-    number = {m["position"]: m["n"] for m in log}
-    rect = dict(r["rectification"])
-    kind = str(rect.pop("kind", ""))
-    refs = [f"move {number[p]}" if p in number else f"entry {p}" for p in r["refs"]]
-    return {**r, "refs": refs, "kind": kind.replace("_", " "), "details": cell(rect) if rect else ""}
+def _int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 2
 
 
-def audit_row(e: Mapping[str, Any], seats: Sequence[str], deck: Deck, lang: str) -> dict[str, Any]:
-    payload = e["payload"]
-    if e["type"] == "MoveRecorded":
-        what = label_with_seat(payload.get("move", {}), seats, deck, lang)
-        why = "; ".join(v.get("message", "") for v in payload.get("verdicts", []))
-    elif e["type"] == "MoveUndone":
-        what, why = f"undo of #{payload.get('of_version')}", payload.get("reason", "")
-    elif e["type"] == "RulingRecorded":
-        what = f"ruling {payload.get('rule')} on {', '.join(f'#{r}' for r in payload.get('refs', []))}"
-        why = payload.get("reason", "")
-    elif e["type"] == "HandStarted":
-        what, why = (
-            f"hand started, dealer {seats[payload['dealer']]}" if "dealer" in payload else "hand started",
-            "",
-        )
-    else:
-        what, why = e["type"], ""
-    return {
-        "version": e["version"],
-        "type": e["type"],
-        "by": e["by"] or "—",
-        "at": datetime.fromisoformat(e["at"]),
-        "what": what,
-        "why": why,
-    }
+def _cards_count(n: int) -> str:
+    return ngettext("{n} card left", "{n} cards left", n).format(n=n)
 
 
-# Row keys that hold a seat number in the games' sheets.
-SEAT_KEYS = {"dealer", "hombre"}
+def _call_entry(entry: Any, v: Voice) -> str:
+    if isinstance(entry, Mapping):
+        return f"{v.seat(entry.get('seat'))}: {_call_label(entry, v)}"
+    if isinstance(entry, list | tuple) and len(entry) == 2:
+        return f"{v.seat(entry[0])}: {words.call(v.game, entry[1])}"
+    return str(entry)
+
+
+_TAROCCHI_AUCTION = {
+    "played": pgettext("tarocchi auction", "the deal is played"),
+    "abandoned_free": pgettext("tarocchi auction", "the deal is thrown in free"),
+    "abandoned_offer": pgettext("tarocchi auction", "the deal ends on an accepted offer"),
+}
+
+
+def _tarocchi_auction(game_state: Mapping[str, Any], v: Voice) -> str:
+    auction = str(game_state.get("auction"))
+    return str(_TAROCCHI_AUCTION.get(auction, auction.replace("_", " ")))
+
+
+_DECLARATION_STANDING = {
+    "valid": pgettext("declaration", "valid"),
+}
+
+
+def _declaration(d: Mapping[str, Any], v: Voice) -> str:
+    what = words.word(words.COMBINATIONS, d.get("combination"))
+    cards = v.cards(d.get("cards"))
+    ruling = d.get("ruling")
+    standing = str(_DECLARATION_STANDING["valid"]) if ruling in (None, "valid") else words.rule(str(ruling))
+    points = d.get("points")
+    text = pgettext("declaration", "{seat}: {combination} ({cards})").format(
+        seat=v.seat(d.get("seat")), combination=what, cards=cards
+    )
+    if points is not None:
+        text += " · " + ngettext("{n} point", "{n} points", _int(points)).format(n=points)
+    return f"{text} · {standing}"
+
+
+# Row keys that hold a seat number, a suit, a contract or a word in the games' sheets.
+SEAT_KEYS = {"dealer", "hombre", "deal_winner", "codille", "made"}
 
 
 def sheet_table(sheet: Mapping[str, Any], hands: Mapping[int, Hand]) -> dict[str, Any]:
-    """The game's own sheet rows as a table: one column per key the game puts in its rows."""
+    """The game's own sheet rows as a table, in words: one column per key the game puts in its rows."""
     rows = sheet.get("rows") or []
-    seats = sheet.get("seats") or []
+    v = Voice.of(str(sheet.get("game", "")), sheet.get("seats") or ())
     columns: list[str] = []
     for row in rows:
         columns += [k for k in row if k not in columns]
@@ -351,34 +555,129 @@ def sheet_table(sheet: Mapping[str, Any], hands: Mapping[int, Hand]) -> dict[str
     for i, row in enumerate(rows):
         number = numbers[i] if i < len(numbers) else None
         hand = hands.get(number) if number is not None else None
-        cells = []
-        for key in columns:
-            value = row.get(key)
-            if key in SEAT_KEYS and isinstance(value, int) and 0 <= value < len(seats):
-                value = seats[value]
-            cells.append(cell(value))
+        cells = [sheet_cell(key, row.get(key), v, hand) for key in columns]
         out.append({"number": number, "flagged": bool(hand and hand.flagged), "cells": cells})
-    return {"columns": [c.replace("_", " ") for c in columns], "rows": out}
+    return {"columns": [words.word(words.COLUMNS, c) for c in columns], "rows": out}
+
+
+def sheet_cell(key: str, value: Any, v: Voice, hand: Hand | None = None) -> str:
+    if key == "outcome":
+        if hand is not None and hand.result:
+            return outcome_text(hand.result, v)
+        return words.word(words.OUTCOMES, value)
+    if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
+        return v.seat(value)
+    if key == "contract" and value:
+        return words.contract(v.game, value)
+    if key == "trump" and value:
+        return v.suit(value)
+    if key == "abandon" and value:
+        return words.word(words.ABANDON, value)
+    if key == "vole" and isinstance(value, str):
+        return words.word(words.CHOICE_VALUES["vole"], value)
+    return cell(value)
 
 
 def sides(sheet: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """The sides and their totals, where the game plays in sides (its sheet details name them)."""
     seats, groups = sheet.get("seats") or [], (sheet.get("details") or {}).get("sides")
-    totals = sheet.get("team_totals") or []
-    if not isinstance(groups, list) or len(groups) != len(totals):
+    team_totals = sheet.get("team_totals") or []
+    if not isinstance(groups, list) or len(groups) != len(team_totals):
         return []
     names = [" & ".join(seats[s] for s in group if isinstance(s, int) and s < len(seats)) for group in groups]
-    return list(zip(names, totals, strict=True))
+    return list(zip(names, team_totals, strict=True))
 
 
 def cell(value: Any) -> str:
-    """A sheet value in a few characters: lists by seat as ``3 / -1 / -2``, objects as ``key value``."""
+    """A sheet value in a few characters: lists by seat as ``3 / -1 / -2``."""
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if isinstance(value, Mapping):
-        return ", ".join(f"{k.replace('_', ' ')} {cell(v)}" for k, v in value.items() if v not in (None, []))
+        return ", ".join(cell(v) for v in value.values() if v not in (None, []))
     if isinstance(value, list | tuple):
         return " / ".join(cell(v) for v in value)
     return str(value)
+
+
+# ---- rulings and the audit trail -----------------------------------------------------------------
+def ruling_view(r: Mapping[str, Any], number: Mapping[int, int], v: Voice) -> dict[str, Any]:
+    """A ruling with the moves it concerns by their numbers, its rectification in words."""
+    rect = dict(r["rectification"])
+    kind = str(rect.pop("kind", ""))
+    return {
+        **r,
+        "rule_name": words.rule(str(r["rule"])),
+        "refs": [_move_ref(p, number) for p in r["refs"]],
+        "kind": words.word(words.RECTIFICATIONS, kind),
+        "details": rectification_details(kind, rect, v),
+    }
+
+
+def _move_ref(position: int, number: Mapping[int, int]) -> str:
+    if position in number:
+        return gettext("move {n}").format(n=number[position])
+    return gettext("a move since undone")
+
+
+def rectification_details(kind: str, rect: Mapping[str, Any], v: Voice) -> str:
+    if kind == "replace_move" and isinstance(rect.get("move"), Mapping):
+        return gettext("by {move}").format(move=label_with_seat(rect["move"], v))
+    if kind == "transfer_tricks":
+        n = rect.get("count") or 0
+        return ngettext(
+            "{n} trick from {giver} to {taker}", "{n} tricks from {giver} to {taker}", _int(n)
+        ).format(n=n, giver=v.seat(rect.get("from_seat")), taker=v.seat(rect.get("to_seat")))
+    if kind in ("penalty", "assign_score") and isinstance(rect.get("scores"), list):
+        return ", ".join(f"{v.seat(i)} {s}" for i, s in enumerate(rect["scores"]))
+    return cell(rect) if rect else ""
+
+
+def audit_rows(events: Sequence[Mapping[str, Any]], v: Voice) -> list[dict[str, Any]]:
+    """Every event of the hand in words. Moves are named by the number they had when they were keyed
+    (the numbers of the move list), so that an undo or a ruling names the move as the table knew it."""
+    standing: list[int] = []  # positions of the moves standing at each point of the log
+    out = []
+    for e in events:
+        payload, kind = e["payload"], e["type"]
+        why = ""
+        if kind == "MoveRecorded":
+            standing.append(e["version"])
+            move = payload.get("move", {})
+            what = gettext("move {n}: {move}").format(n=len(standing), move=label_with_seat(move, v))
+            why = "; ".join(verdict_text(x, v) for x in payload.get("verdicts", []))
+        elif kind == "MoveUndone":
+            of = payload.get("of_version")
+            n = standing.index(of) + 1 if of in standing else None
+            if of in standing:
+                standing.remove(of)
+            what = gettext("undo of move {n}").format(n=n) if n else gettext("undo")
+            why = payload.get("reason", "")
+        elif kind == "RulingRecorded":
+            refs = ", ".join(
+                str(standing.index(p) + 1) if p in standing else "?" for p in payload.get("refs", [])
+            )
+            what = gettext("ruling: {rule}, on move {refs}").format(
+                rule=words.rule(str(payload.get("rule", ""))), refs=refs
+            )
+            why = payload.get("reason", "")
+        elif kind == "HandStarted":
+            what = (
+                gettext("hand started, {dealer} deals").format(dealer=v.seat(payload["dealer"]))
+                if "dealer" in payload
+                else gettext("hand started")
+            )
+        else:
+            what = kind
+        out.append(
+            {
+                "version": e["version"],
+                "type": kind,
+                "by": e["by"] or "—",
+                "at": datetime.fromisoformat(e["at"]),
+                "what": what,
+                "why": why,
+            }
+        )
+    return out

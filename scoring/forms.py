@@ -9,10 +9,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _t
+from django.utils.translation import gettext_lazy as _
 
+from scoring import words
 from scoring.handlog import RECTIFICATIONS
 from scoring.models import Match
-from scoring.rules import Game, game_names, get_game
+from scoring.rules import Game, game_names
 from segnapunti import safejson
 from tournaments.models import Club, Player
 
@@ -45,9 +48,9 @@ class MoveForm(VersionedForm):
     move typed in its JSON form (claims, declarations, anything the buttons do not offer)."""
 
     move = forms.CharField(required=False, widget=forms.HiddenInput)
-    card = forms.CharField(required=False, max_length=10, label="Card code")
-    seat = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="Seat")
-    move_json = forms.CharField(required=False, label="Move (JSON)", widget=forms.TextInput)
+    card = forms.CharField(required=False, max_length=10, label=_("Card code"))
+    seat = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label=_("Seat"))
+    move_json = forms.CharField(required=False, label=_("Move (JSON)"), widget=forms.TextInput)
 
     def __init__(self, *args: Any, seats: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -60,15 +63,19 @@ class MoveForm(VersionedForm):
             try:
                 move = safejson.loads(raw)
             except ValueError as exc:
-                raise forms.ValidationError(f"the move is not valid JSON: {exc}") from None
+                raise forms.ValidationError(
+                    _t("The move is not valid JSON: {error}").format(error=exc)
+                ) from None
             if not isinstance(move, dict):
                 raise forms.ValidationError(
-                    'a move is an object, e.g. {"type": "play", "seat": 0, "card": "3S"}'
+                    _t("A move is an object, for example {example}").format(
+                        example='{"type": "play", "seat": 0, "card": "3S"}'
+                    )
                 )
             data["move_dict"] = move
         elif data.get("card"):
             if data.get("seat") is None:
-                self.add_error("seat", "say which seat played the card")
+                self.add_error("seat", _t("Say which seat played the card."))
             else:
                 data["move_dict"] = {
                     "type": "play",
@@ -76,14 +83,14 @@ class MoveForm(VersionedForm):
                     "card": _code(data["card"].strip()),
                 }
         else:
-            raise forms.ValidationError("tap a move or key a card code")
+            raise forms.ValidationError(_t("Tap a move or key a card code."))
         return data
 
 
 class DealForm(VersionedForm):
     """The deal: each seat's cards as codes, or nothing at all for a hand recorded by its moves only."""
 
-    stock = forms.CharField(required=False, label="Stock / talon")
+    stock = forms.CharField(required=False, label=_("Stock / talon"))
 
     def __init__(self, *args: Any, seats: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -106,25 +113,27 @@ class DealForm(VersionedForm):
 
 
 class UndoForm(VersionedForm):
-    reason = forms.CharField(required=False, max_length=200)
+    reason = forms.CharField(required=False, max_length=200, label=_("Reason"))
 
 
 class GameForm(forms.Form):
-    game = forms.ChoiceField(label="Game")
+    game = forms.ChoiceField(label=_("Game"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(n, get_game(n).title) for n in game_names()]  # type: ignore[attr-defined]
+        self.fields["game"].choices = [(n, words.game(n)) for n in game_names()]  # type: ignore[attr-defined]
 
 
 class MatchForm(forms.Form):
     """A new match: seats (a club player or a name typed in), dealer, direction, and the game's options
     as its ruleset describes them."""
 
-    title = forms.CharField(required=False, max_length=120)
-    dealer = forms.TypedChoiceField(coerce=int, initial=0)
-    direction = forms.ChoiceField(choices=Match.Direction.choices, initial=Match.Direction.ANTICLOCKWISE)
-    published = forms.BooleanField(required=False, label="Published (anyone may read it)")
+    title = forms.CharField(required=False, max_length=120, label=_("Title (optional)"))
+    dealer = forms.TypedChoiceField(coerce=int, initial=0, label=_("Dealer"))
+    direction = forms.ChoiceField(
+        choices=Match.Direction.choices, initial=Match.Direction.ANTICLOCKWISE, label=_("Direction of play")
+    )
+    published = forms.BooleanField(required=False, label=_("Published (anyone may read it)"))
 
     def __init__(self, *args: Any, game: Game[Any], club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -134,16 +143,20 @@ class MatchForm(forms.Form):
         self.club = club
         for i in range(self.max_seats):
             self.fields[f"player_{i}"] = forms.ChoiceField(
-                required=False, choices=players, label=f"Seat {i + 1}"
+                required=False, choices=players, label=_t("Seat {n}").format(n=i + 1)
             )
-            self.fields[f"name_{i}"] = forms.CharField(required=False, max_length=120, label="or name")
-        self.fields["dealer"].choices = [(str(i), f"Seat {i + 1}") for i in range(self.max_seats)]  # type: ignore[attr-defined]
+            self.fields[f"name_{i}"] = forms.CharField(required=False, max_length=120, label=_("or name"))
+        self.fields["dealer"].choices = [  # type: ignore[attr-defined]
+            (str(i), _t("Seat {n}").format(n=i + 1)) for i in range(self.max_seats)
+        ]
         self.option_names: list[str] = []
         for option in game.ruleset.describe():
             name, default, doc = option["name"], option["default"], option["doc"]
             field: forms.Field
             if option["choices"]:
-                field = forms.ChoiceField(choices=[(str(c), str(c)) for c in option["choices"]])
+                field = forms.ChoiceField(
+                    choices=[(str(c), words.option_value(c)) for c in option["choices"]]
+                )
                 field.initial = str(default)
             elif isinstance(default, bool):
                 field = forms.BooleanField(required=False, initial=default)
@@ -151,7 +164,7 @@ class MatchForm(forms.Form):
                 field = forms.IntegerField(initial=default)
             else:
                 field = forms.CharField(initial=default, max_length=100)
-            field.label, field.help_text = name.replace("_", " "), doc
+            field.label, field.help_text = words.word(words.OPTIONS, name), _t(doc)
             self.fields[f"opt_{name}"] = field
             self.option_names.append(name)
 
@@ -171,9 +184,13 @@ class MatchForm(forms.Form):
                 seats.append(players[player])
             elif name:
                 seats.append(name)
-        counts = " or ".join(str(n) for n in self.game.seat_counts)
+        counts = _t(" or ").join(str(n) for n in self.game.seat_counts)
         if len(seats) not in self.game.seat_counts:
-            raise forms.ValidationError(f"{self.game.title} is played by {counts} players: fill in the seats")
+            raise forms.ValidationError(
+                _t("{game} is played by {counts} players: fill in the seats.").format(
+                    game=words.game(self.game.name), counts=counts
+                )
+            )
         data["seats"] = seats
         data["options"] = self._options(data)
         return data
@@ -194,21 +211,21 @@ class RulingForm(VersionedForm):
     """A director's ruling: the moves concerned, the rule, the reason and the rectification."""
 
     refs = forms.TypedMultipleChoiceField(
-        coerce=int, widget=forms.CheckboxSelectMultiple, label="Moves concerned"
+        coerce=int, widget=forms.CheckboxSelectMultiple, label=_("Moves concerned")
     )
-    rule = forms.CharField(max_length=100)
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
+    rule = forms.CharField(max_length=100, label=_("Rule"), widget=forms.TextInput(attrs={"list": "rules"}))
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), label=_("Reason"))
     kind = forms.ChoiceField(
-        choices=[(k, k.replace("_", " ")) for k in RECTIFICATIONS], label="Rectification"
+        choices=[(k, words.RECTIFICATIONS[k]) for k in RECTIFICATIONS], label=_("Rectification")
     )
-    move = forms.CharField(required=False, label="Corrected move (JSON)", help_text="replace move")
-    from_seat = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="From seat")
-    to_seat = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="To seat")
-    count = forms.IntegerField(required=False, min_value=1, label="Tricks", help_text="transfer tricks")
+    move = forms.CharField(required=False, label=_("Corrected move (JSON)"))
+    from_seat = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label=_("From seat"))
+    to_seat = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label=_("To seat"))
+    count = forms.IntegerField(required=False, min_value=1, label=_("Tricks"))
     scores = forms.CharField(
         required=False,
-        label="Scores by seat",
-        help_text="penalty or assign score: e.g. 0, -3, 3 (22/3 for thirds)",
+        label=_("Scores by seat"),
+        help_text=_("Penalty or assigned scores, in seat order: for example 0, -3, 3 (22/3 for thirds)."),
     )
 
     def __init__(
@@ -228,7 +245,7 @@ class RulingForm(VersionedForm):
             try:
                 rect["move"] = safejson.loads(data.get("move") or "")
             except ValueError as exc:
-                self.add_error("move", f"the corrected move is not valid JSON: {exc}")
+                self.add_error("move", _t("The corrected move is not valid JSON: {error}").format(error=exc))
         elif kind == "transfer_tricks":
             rect.update(from_seat=data.get("from_seat"), to_seat=data.get("to_seat"), count=data.get("count"))
         elif kind in ("penalty", "assign_score"):

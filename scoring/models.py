@@ -3,6 +3,10 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from scoring import words
 
 
 class AppendOnlyError(Exception):
@@ -70,12 +74,12 @@ class Match(models.Model):
     play. Each hand of the match is one event stream; the rows below are read models of those streams."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "in play"
-        FINISHED = "finished", "finished"
+        OPEN = "open", pgettext_lazy("match status", "in play")
+        FINISHED = "finished", pgettext_lazy("match status", "finished")
 
     class Direction(models.TextChoices):
-        CLOCKWISE = "clockwise", "clockwise"
-        ANTICLOCKWISE = "anticlockwise", "anticlockwise"
+        CLOCKWISE = "clockwise", _("clockwise")
+        ANTICLOCKWISE = "anticlockwise", _("anticlockwise")
 
     club = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="matches")
     title = models.CharField(max_length=120, blank=True)
@@ -95,7 +99,7 @@ class Match(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        return self.title or f"{self.game} #{self.pk}"
+        return self.title or f"{words.game(self.game)} #{self.pk}"
 
 
 class MatchSeat(models.Model):
@@ -120,8 +124,8 @@ class Hand(models.Model):
     """Read model of one hand's event stream, written in the same transaction as each append."""
 
     class Status(models.TextChoices):
-        IN_PLAY = "in_play", "in play"
-        OVER = "over", "over"
+        IN_PLAY = "in_play", pgettext_lazy("hand status", "in play")
+        OVER = "over", pgettext_lazy("hand status", "over")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField()

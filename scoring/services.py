@@ -21,6 +21,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
+from django.utils.translation import gettext
 
 from scoring import foldcache, permissions, signals, store
 from scoring.events import Event, HandStarted, MoveRecorded, MoveUndone, RulingRecorded
@@ -102,7 +103,7 @@ def match_create(
     """
     rules = get_game(game)
     if options is not None and not isinstance(options, Mapping):
-        raise MalformedMove("options.invalid", "options must be an object", field="options")
+        raise MalformedMove("options.invalid", gettext("options must be an object"), field="options")
     values = rules.ruleset.validate(options)
     chosen = {k: v for k, v in values.items() if options and k in options}
     rules.initial_state(values, seats=len(seats), dealer=dealer)  # checks seat count and dealer
@@ -140,7 +141,9 @@ def _match_rows(
     """The match, its seats and its scorers (no hand yet)."""
     if direction not in Match.Direction.values:
         raise MalformedMove(
-            "match.direction", f"direction must be one of {Match.Direction.values}", field="direction"
+            "match.direction",
+            gettext("direction must be one of {values}").format(values=", ".join(Match.Direction.values)),
+            field="direction",
         )
     assigned = list(scorers)
     _check_scorers(club, assigned)
@@ -148,9 +151,13 @@ def _match_rows(
         # Publishing a match and choosing its scorers are a director's (docs/api.md): a scorer's new
         # match is private and his own table.
         if published:
-            raise Forbidden("match.publish", "only a director may publish a match", field="published")
+            raise Forbidden(
+                "match.publish", gettext("only a director may publish a match"), field="published"
+            )
         if assigned:
-            raise Forbidden("match.scorers", "only a director may assign a match's scorers", field="scorers")
+            raise Forbidden(
+                "match.scorers", gettext("only a director may assign a match's scorers"), field="scorers"
+            )
         assigned.append(actor)
     match = Match.objects.create(
         club=club,
@@ -197,24 +204,34 @@ def _seat_players(club: Club, seats: Sequence[str | Player], guests: bool) -> li
         where = f"seats.{i}"
         if isinstance(seat, Player):
             if seat.club_id != club.pk and not guests:
-                raise ImpossibleMove("match.player", f"{seat} is not a member of {club}", field=where)
+                raise ImpossibleMove(
+                    "match.player",
+                    gettext("{player} is not a member of {club}").format(player=seat, club=club),
+                    field=where,
+                )
             player: Player | None = seat
             name = seat.name
         else:
             if not isinstance(seat, str) or not seat.strip():
-                raise MalformedMove("match.seats", "each seat needs a name", field=where)
+                raise MalformedMove("match.seats", gettext("each seat needs a name"), field=where)
             name = seat.strip()
             if len(name) > SEAT_NAME_MAX:
                 raise MalformedMove(
-                    "match.seats", f"a seat's name has at most {SEAT_NAME_MAX} characters", field=where
+                    "match.seats",
+                    gettext("a seat's name has at most {n} characters").format(n=SEAT_NAME_MAX),
+                    field=where,
                 )
             if "\x00" in name:
-                raise MalformedMove("match.seats", "a seat's name cannot hold the NUL character", field=where)
+                raise MalformedMove(
+                    "match.seats", gettext("a seat's name cannot hold the NUL character"), field=where
+                )
             player = by_name.get(name.casefold())
         if player is not None:
             if player.pk in seen:
                 raise ImpossibleMove(
-                    "match.player_twice", f"{player.name} already sits in another seat", field=where
+                    "match.player_twice",
+                    gettext("{player} already sits in another seat").format(player=player.name),
+                    field=where,
                 )
             seen.add(player.pk)
         out.append((name, player))
@@ -258,7 +275,9 @@ def _check_scorers(club: Club, scorers: Sequence[Any]) -> None:
     for user in scorers:
         if permissions.club_role(user, club) not in (Membership.Role.DIRECTOR, Membership.Role.SCORER):
             raise ImpossibleMove(
-                "match.scorer", f"{user} is not a scorer or director of {club}", field="scorers"
+                "match.scorer",
+                gettext("{user} is not a scorer or director of {club}").format(user=user, club=club),
+                field="scorers",
             )
 
 
@@ -270,9 +289,11 @@ def hand_start(*, match: Match, dealer: int | None = None, actor: User | None = 
         match = Match.objects.select_for_update().get(pk=match.pk)
         last = match.hands.order_by("-number").first()
         if last is not None and last.status != Hand.Status.OVER:
-            raise ImpossibleMove("hand.in_play", f"hand {last.number} is not finished yet", field="match")
+            raise ImpossibleMove(
+                "hand.in_play", gettext("hand {n} is not finished yet").format(n=last.number), field="match"
+            )
         if match.status == Match.Status.FINISHED:
-            raise ImpossibleMove("match.finished", "the match is over", field="match")
+            raise ImpossibleMove("match.finished", gettext("the match is over"), field="match")
         options = game.ruleset.validate(match.options)
         results = match_results(match)
         if dealer is None:
@@ -346,7 +367,7 @@ def move_undo(
     A scorer takes back only a move he recorded; a director any move.
     """
     if not isinstance(reason, str):
-        raise MalformedMove("undo.malformed", "reason must be a string", field="reason")
+        raise MalformedMove("undo.malformed", gettext("reason must be a string"), field="reason")
     with transaction.atomic():
         hand = _lock(hand)
         if _retried(hand, idempotency_key, expected_version, lambda e: isinstance(e, MoveUndone)) is not None:
@@ -355,18 +376,20 @@ def move_undo(
         setup, entries = hand_setup(hand, events), hand_entries(hand, events)
         view = fold(setup, entries)
         if not view.moves:
-            raise ImpossibleMove("undo.nothing", "there is no move to take back", field="type")
+            raise ImpossibleMove("undo.nothing", gettext("there is no move to take back"), field="type")
         last = view.moves[-1]
         if any(r.position > last.position for r in view.rulings):
             raise ImpossibleMove(
-                "undo.ruled", "a ruling came after the last move: ask the director", field="type"
+                "undo.ruled", gettext("a ruling came after the last move: ask the director"), field="type"
             )
         if last.actor != actor_name(actor) and not permissions.can_rule(actor, hand.match):
             raise ImpossibleMove(
-                "undo.not_yours", "only the scorer who recorded a move can take it back", field="type"
+                "undo.not_yours",
+                gettext("only the scorer who recorded a move can take it back"),
+                field="type",
             )
         _refuse_if_later_hand(
-            hand, "undo.next_hand", "the next hand has started: the move cannot be taken back"
+            hand, "undo.next_hand", gettext("the next hand has started: the move cannot be taken back")
         )
         undo = UndoEntry(expected_version + 1, last.position, reason, actor_name(actor))
         new = fold(setup, [*entries, undo])
@@ -380,24 +403,34 @@ RULE_MAX, REASON_MAX = 200, 2000  # the API's serializer takes its bounds from h
 
 def _check_ruling_input(refs: Any, rule: Any, reason: Any, rectification: Any) -> None:
     if not isinstance(rule, str) or not rule.strip():
-        raise MalformedMove("ruling.malformed", "a ruling names the rule it applies", field="rule")
+        raise MalformedMove("ruling.malformed", gettext("a ruling names the rule it applies"), field="rule")
     if not isinstance(reason, str) or not reason.strip():
-        raise MalformedMove("ruling.malformed", "a ruling gives its reason", field="reason")
+        raise MalformedMove("ruling.malformed", gettext("a ruling gives its reason"), field="reason")
     for name, text, most in (("rule", rule, RULE_MAX), ("reason", reason, REASON_MAX)):
         if len(text) > most:
-            raise MalformedMove("ruling.malformed", f"the {name} has at most {most} characters", field=name)
+            raise MalformedMove(
+                "ruling.malformed",
+                gettext("the {field} has at most {n} characters").format(field=name, n=most),
+                field=name,
+            )
         if "\x00" in text:
-            raise MalformedMove("ruling.malformed", f"the {name} cannot hold the NUL character", field=name)
+            raise MalformedMove(
+                "ruling.malformed",
+                gettext("the {field} cannot hold the NUL character").format(field=name),
+                field=name,
+            )
     if not isinstance(refs, list | tuple) or not all(
         isinstance(r, int) and not isinstance(r, bool) for r in refs
     ):
         raise MalformedMove(
             "ruling.malformed",
-            "refs lists the positions (stream versions) of the moves concerned",
+            gettext("refs lists the positions (stream versions) of the moves concerned"),
             field="refs",
         )
     if not isinstance(rectification, Mapping):
-        raise MalformedMove("ruling.malformed", "rectification must be an object", field="rectification")
+        raise MalformedMove(
+            "ruling.malformed", gettext("rectification must be an object"), field="rectification"
+        )
 
 
 def _ruling_views(
@@ -510,7 +543,7 @@ def _check_version(hand: Hand, expected_version: Any) -> None:
     """Refuse a malformed version, and a stale one with a conflict naming the hand's version."""
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise MalformedMove(
-            "version.malformed", "expected_version must be a whole number", field="expected_version"
+            "version.malformed", gettext("expected_version must be a whole number"), field="expected_version"
         )
     if hand.version != expected_version:
         raise store.ConcurrencyConflict(hand.stream_id, expected_version, hand.version)
@@ -543,7 +576,7 @@ def _retried(hand: Hand, key: str | None, expected_version: Any, same: Any) -> s
 def _key_reused() -> ImpossibleMove:
     return ImpossibleMove(
         "idempotency.reused",
-        "this idempotency key was already used for another change to this hand",
+        gettext("this idempotency key was already used for another change to this hand"),
         field="idempotency_key",
     )
 
@@ -666,7 +699,7 @@ def match_import(
     try:
         rules = get_game(game)
         if options is not None and not isinstance(options, Mapping):
-            raise MalformedMove("options.invalid", "options must be an object", field="options")
+            raise MalformedMove("options.invalid", gettext("options must be an object"), field="options")
         values = rules.ruleset.validate(options)
         chosen = {k: v for k, v in values.items() if options and k in options}
         rules.initial_state(values, seats=len(seats), dealer=bodies[0][0])
@@ -735,9 +768,11 @@ def _check_hands(
         where = "" if single else f"hands[{i}]."
         try:
             if out and not out[-1][2].over:
-                raise ImpossibleMove("hand.in_play", f"hand {i} is not finished yet", field="match")
+                raise ImpossibleMove(
+                    "hand.in_play", gettext("hand {n} is not finished yet").format(n=i), field="match"
+                )
             if results and rules.match_result(values, len(seats), results).finished:
-                raise ImpossibleMove("match.finished", "the match is over", field="match")
+                raise ImpossibleMove("match.finished", gettext("the match is over"), field="match")
             context = rules.match_context(values, len(seats), results)
             rules.initial_state(values, seats=len(seats), dealer=dealer, context=context)
             setup = Setup(rules.name, dict(chosen), tuple(seats), dealer, context)
@@ -789,10 +824,12 @@ def _parse_record(
     game, options, seats, direction = parse_common(record)
     hands = record.get("hands")
     if not isinstance(hands, list) or not hands:
-        raise RecordError("record.malformed", "a match record holds at least one hand", field="hands")
+        raise RecordError(
+            "record.malformed", gettext("a match record holds at least one hand"), field="hands"
+        )
     bodies = []
     for i, body in enumerate(hands):
         if not isinstance(body, Mapping):
-            raise RecordError("record.malformed", "a hand is an object", field=f"hands[{i}]")
+            raise RecordError("record.malformed", gettext("a hand is an object"), field=f"hands[{i}]")
         bodies.append(parse_hand_body(body, f"hands[{i}]."))
     return game, options, seats, direction, bodies

@@ -17,18 +17,19 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import display, permissions
+from scoring import display, permissions, words
+from scoring.display import Voice
 from scoring.forms import DealForm, GameForm, MatchForm, MoveForm, RulingForm, UndoForm, VersionedForm
 from scoring.models import Hand, Match
 from scoring.rules import ImpossibleMove, MalformedMove, RulesError, get_game
+from scoring.rules.cards import LANGUAGES
 from scoring.selectors import hand_audit, hand_replay, hand_state, match_hashes, match_sheet
 from scoring.services import hand_start, match_create, move_record, move_undo, ruling_preview, ruling_record
 from scoring.store import ConcurrencyConflict
 from tournaments.models import Club
-
-LANGS = ("it", "fr", "en")
 
 
 # ---- clubs and matches ---------------------------------------------------------------------------
@@ -94,24 +95,32 @@ def match_new(request: HttpRequest, club_id: int) -> HttpResponse:
                 if request.user.is_authenticated:
                     match.scorers.add(request.user)
         except RulesError as exc:
-            _form_error(form, exc, prefix="opt_")
+            _form_error(form, exc, Voice.of(game.name), prefix="opt_")
         else:
             return redirect("pages:hand-table", match_id=match.pk, number=1)
     return render(
         request,
         "scoring/match_new.html",
-        {"club": club, "picker": picker, "game": game, "form": form},
+        {
+            "club": club,
+            "picker": picker,
+            "game": game,
+            "game_title": display.game_title(game.name),
+            "seat_counts": _(" or ").join(str(n) for n in game.seat_counts),
+            "form": form,
+        },
         status=400 if form.errors else 200,
     )
 
 
-def _form_error(form: Any, exc: RulesError, *, prefix: str = "") -> None:
-    """Attach an engine or service error to the field it names, or to the form."""
+def _form_error(form: Any, exc: RulesError, voice: Voice, *, prefix: str = "") -> None:
+    """Attach an engine or service error, in words, to the field it names, or to the form."""
+    text = display.error_text(exc, voice)
     for name in (f"{prefix}{exc.field}", exc.field):
         if name and name in form.fields:
-            form.add_error(name, exc.message)
+            form.add_error(name, text)
             return
-    form.add_error(None, exc.message)
+    form.add_error(None, text)
 
 
 # ---- the score sheet -----------------------------------------------------------------------------
@@ -149,7 +158,7 @@ def hand_next(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         hand = hand_start(match=match, actor=request.user)
     except RulesError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, display.error_text(exc, _voice(request, match)))
         return redirect("pages:match-sheet", match_id=match.pk)
     return redirect("pages:hand-table", match_id=match.pk, number=hand.number)
 
@@ -168,13 +177,14 @@ def hand_move(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     if not permissions.can_record(request.user, hand.match):
         return _denied(request)
     seats = _seat_names(hand.match)
+    voice = _voice(request, hand.match, seats)
     form: MoveForm | DealForm
     if request.POST.get("entry") == "deal":
         form = DealForm(request.POST, seats=seats)
     else:
         form = MoveForm(request.POST, seats=seats)
     if not form.is_valid():
-        return _table(request, hand, error=_first_error(form), status=400, posted=form)
+        return _refused(request, hand, _first_error(form), 400, form)
     data = form.cleaned_data
     try:
         outcome = move_record(
@@ -185,19 +195,21 @@ def hand_move(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
             actor=request.user,
         )
     except MalformedMove as exc:
-        return _table(request, hand, error=exc.message, status=400, posted=form)
+        return _refused(request, hand, display.error_text(exc, voice), 400, form)
     except ImpossibleMove as exc:
-        return _table(request, hand, error=exc.message, status=422, posted=form)
+        return _refused(request, hand, display.error_text(exc, voice), 422, form)
     except ConcurrencyConflict as exc:
-        return _table(request, hand, error=_stale(exc), status=409)
-    game = get_game(hand.match.game)
+        return _refused(request, hand, _stale(exc), 409)
     if outcome.replayed:
-        messages.info(request, "Already recorded (the same tap arrived twice).")
+        messages.info(request, _("Already recorded (the same tap arrived twice)."))
     else:
-        label = display.move_label(data["move_dict"], seats, game.deck, _lang(request))
-        messages.success(request, f"Recorded: {label}")
+        label = display.label_with_seat(data["move_dict"], voice)
+        messages.success(request, _("Recorded: {move}").format(move=label))
         for verdict in outcome.verdicts:
-            messages.warning(request, f"Irregular, flagged for the director: {verdict.message}")
+            text = display.verdict_text(verdict.as_dict(), voice)
+            messages.warning(
+                request, _("Irregular, flagged for the director: {verdict}").format(verdict=text)
+            )
     return _after_write(request, match_id, number)
 
 
@@ -208,7 +220,7 @@ def hand_undo(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
         return _denied(request)
     form = UndoForm(request.POST)
     if not form.is_valid():
-        return _table(request, hand, error=_first_error(form), status=400)
+        return _refused(request, hand, _first_error(form), 400)
     try:
         move_undo(
             hand=hand,
@@ -217,10 +229,10 @@ def hand_undo(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
             reason=form.cleaned_data["reason"],
         )
     except RulesError as exc:
-        return _table(request, hand, error=exc.message, status=422)
+        return _refused(request, hand, display.error_text(exc, _voice(request, hand.match)), 422)
     except ConcurrencyConflict as exc:
-        return _table(request, hand, error=_stale(exc), status=409)
-    messages.success(request, "Last move undone.")
+        return _refused(request, hand, _stale(exc), 409)
+    messages.success(request, _("Last move undone."))
     return _after_write(request, match_id, number)
 
 
@@ -237,11 +249,33 @@ def _after_write(request: HttpRequest, match_id: int, number: int) -> HttpRespon
     return redirect("pages:hand-table", match_id=match_id, number=number)
 
 
+REFUSAL = "table_refusal"
+
+
+def _refused(
+    request: HttpRequest, hand: Hand, error: str, status: int, posted: MoveForm | DealForm | None = None
+) -> HttpResponse:
+    """A write that was not recorded. The script gets the table with the reason in place (and the status
+    saying why); a plain form is redirected to the table, which shows the reason and what was typed,
+    so that reloading the page never sends the move again."""
+    if _in_place(request):
+        return _table(request, hand, error=error, status=status, posted=posted)
+    typed = {k: v for k, v in posted.data.items() if k not in ("csrfmiddlewaretoken",)} if posted else {}
+    request.session[REFUSAL] = {
+        "hand": hand.pk,
+        "error": error,
+        "status": status,
+        "deal": isinstance(posted, DealForm),
+        "typed": {k: str(v)[:300] for k, v in typed.items()},
+    }
+    return redirect("pages:hand-table", match_id=hand.match_id, number=hand.number)
+
+
 def hand_version(request: HttpRequest, match_id: int, number: int) -> JsonResponse:
     """The hand's version, which the table page polls to follow moves recorded on another device."""
     hand = _hand(match_id, number)
     if not permissions.can_read(request.user, hand.match):
-        return JsonResponse({"code": "not_found", "message": "no such hand", "field": None}, status=404)
+        return JsonResponse({"code": "not_found", "message": _("No such hand."), "field": None}, status=404)
     return JsonResponse({"version": hand.version, "status": hand.status})
 
 
@@ -255,41 +289,53 @@ def _table(
 ) -> HttpResponse:
     match = hand.match
     game = get_game(match.game)
-    lang = _lang(request)
     now = hand_state(hand)
     state, seats = now["state"], now["seats"]
+    voice = _voice(request, match, seats)
     audit = hand_audit(hand)
     can_record = permissions.can_record(request.user, match)
     last = audit[-1] if audit else None
     latest = match.hands.order_by("-number").values_list("number", flat=True).first() == hand.number
     fresh = VersionedForm.fresh(hand.version)
+    typed: Mapping[str, Any] = posted.data if posted is not None else {}
+    typed_deal = isinstance(posted, DealForm)
+    refusal = request.session.pop(REFUSAL, None) if request.method == "GET" else None
+    if refusal and refusal.get("hand") == hand.pk:
+        error, typed, typed_deal = refusal["error"], refusal["typed"], refusal["deal"]
     # A keying error keeps what was typed, so that it can be corrected rather than keyed again.
-    typed = posted.data if isinstance(posted, MoveForm) else {}
     move_form = MoveForm(
-        initial={**fresh, "card": typed.get("card", ""), "seat": display.default_seat(state)}, seats=seats
+        initial={
+            **fresh,
+            "card": "" if typed_deal else typed.get("card", ""),
+            "seat": display.default_seat(state),
+        },
+        seats=seats,
     )
     deal_form = DealForm(initial=fresh, seats=seats)
-    if isinstance(posted, DealForm):
-        deal_form = DealForm(initial={**fresh, **{k: posted.data.get(k) for k in posted.data}}, seats=seats)
+    if typed_deal:
+        kept = {k: typed.get(k) for k in typed if k.startswith("hand_") or k == "stock"}
+        deal_form = DealForm(initial={**fresh, **kept}, seats=seats)
     context = {
         "match": match,
         "hand": hand,
         "title": display.game_title(match.game),
-        "lang": lang,
+        "card_lang": voice.lang,
+        "card_langs": LANGUAGES,
         "now": now,
         "state": state,
-        "seats": display.seats_around(state, seats, match.direction, game.deck, lang),
-        "trick": display.trick_view(state.get("trick"), seats, game.deck, lang),
-        "last_trick": display.trick_view(state.get("last_trick"), seats, game.deck, lang),
-        "game_state": display.game_fields(state.get("game_state") or {}),
-        "moves": display.move_log(now, seats, game.deck, lang),
-        "result": display.result_view(now.get("result"), seats),
+        "phase": words.word(words.PHASES, state["phase"]),
+        "seats": display.seats_around(state, voice, match.direction),
+        "trick": display.trick_view(state.get("trick"), voice),
+        "last_trick": display.trick_view(state.get("last_trick"), voice),
+        "game_state": display.table_facts(state.get("game_state") or {}, voice),
+        "moves": display.move_log(now, voice),
+        "result": display.result_view(now.get("result"), voice),
         "can_record": can_record,
         "can_rule": permissions.can_rule(request.user, match),
         "entry": can_record and not state["over"],
         "deal_phase": state["phase"] == "deal",
-        "legal": display.legal_buttons(state, seats, game, lang),
-        "claim": display.claim_move(game, state, seats),
+        "legal": display.legal_buttons(state, game, voice),
+        "claim": display.claim_move(game, state, voice),
         "move_form": move_form,
         "deal_form": deal_form,
         "fresh": fresh,
@@ -313,11 +359,12 @@ def hand_replay_page(request: HttpRequest, match_id: int, number: int) -> HttpRe
         step = int(request.GET.get("step", "0"))
         at = hand_replay(hand, step)
     except (ValueError, ImpossibleMove):
-        raise Http404("no such step in this hand") from None
-    game = get_game(hand.match.game)
-    lang = _lang(request)
+        raise Http404(_("There is no such step in this hand.")) from None
     state, seats = at["state"], at["seats"]
-    log = display.move_log(at, seats, game.deck, lang)
+    voice = _voice(request, hand.match, seats)
+    log = display.move_log(at, voice)
+    whole = hand_state(hand)  # rulings and the audit trail name moves by their numbers in the whole hand
+    numbers = display.move_numbers(whole)
     return render(
         request,
         "scoring/replay.html",
@@ -327,19 +374,20 @@ def hand_replay_page(request: HttpRequest, match_id: int, number: int) -> HttpRe
             "title": display.game_title(hand.match.game),
             "at": at,
             "state": state,
+            "phase": words.word(words.PHASES, state["phase"]),
             "step": step,
             "steps": at["steps"],
             "prev": step - 1 if step > 0 else None,
             "next": step + 1 if step < at["steps"] else None,
-            "seats": display.seats_around(state, seats, hand.match.direction, game.deck, lang),
-            "trick": display.trick_view(state.get("trick"), seats, game.deck, lang),
-            "last_trick": display.trick_view(state.get("last_trick"), seats, game.deck, lang),
-            "game_state": display.game_fields(state.get("game_state") or {}),
+            "seats": display.seats_around(state, voice, hand.match.direction),
+            "trick": display.trick_view(state.get("trick"), voice),
+            "last_trick": display.trick_view(state.get("last_trick"), voice),
+            "game_state": display.table_facts(state.get("game_state") or {}, voice),
             "moves": log,
-            "legal": [display.label_with_seat(m, seats, game.deck, lang) for m in state["legal_moves"]],
-            "rulings": [display.ruling_view(r, log) for r in at["rulings"]],
-            "audit": [display.audit_row(e, seats, game.deck, lang) for e in hand_audit(hand)],
-            "result": display.result_view(at.get("result"), seats),
+            "legal": display.legal_by_seat(state, voice),
+            "rulings": [display.ruling_view(r, numbers, voice) for r in at["rulings"]],
+            "audit": display.audit_rows(hand_audit(hand), voice),
+            "result": display.result_view(at.get("result"), voice),
         },
     )
 
@@ -351,13 +399,12 @@ def hand_ruling(request: HttpRequest, match_id: int, number: int) -> HttpRespons
     match = hand.match
     if not permissions.can_rule(request.user, match):
         return _denied(request)
-    game = get_game(match.game)
-    lang = _lang(request)
     now = hand_state(hand)
     seats = now["seats"]
-    moves = display.move_log(now, seats, game.deck, lang)
+    voice = _voice(request, match, seats)
+    moves = display.move_log(now, voice)
     refs = [
-        (m["position"], f"{'⚑ ' if m['verdicts'] else ''}#{m['n']} {m['seat']} {m['label']}") for m in moves
+        (m["position"], f"{'⚑ ' if m['verdicts'] else ''}{m['n']}. {m['seat']}: {m['label']}") for m in moves
     ]
     initial = {
         **VersionedForm.fresh(hand.version),
@@ -379,11 +426,13 @@ def hand_ruling(request: HttpRequest, match_id: int, number: int) -> HttpRespons
         try:
             if request.POST.get("action") == "commit":
                 ruling_record(**args, expected_version=data["expected_version"])
-                messages.success(request, f"Ruling recorded: {data['rule']}")
+                messages.success(
+                    request, _("Ruling recorded: {rule}").format(rule=words.rule(str(data["rule"])))
+                )
                 return redirect("pages:hand-table", match_id=match_id, number=number)
-            preview = _preview(ruling_preview(**args), seats)
+            preview = _preview(ruling_preview(**args), voice)
         except RulesError as exc:
-            _form_error(form, exc)
+            _form_error(form, exc, voice)
             status = 422
         except ConcurrencyConflict as exc:
             form.add_error(None, _stale(exc))
@@ -400,19 +449,29 @@ def hand_ruling(request: HttpRequest, match_id: int, number: int) -> HttpRespons
             "form": form,
             "moves": moves,
             "seats": seats,
-            "result": display.result_view(now.get("result"), seats),
+            "rules": _rules_named(moves),
+            "result": display.result_view(now.get("result"), voice),
             "preview": preview,
         },
         status=status,
     )
 
 
-def _preview(raw: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+def _rules_named(moves: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """The rules the engine's verdicts on this hand name: the director's usual choices."""
+    found: dict[str, str] = {}
+    for m in moves:
+        for v in m["verdicts"]:
+            found.setdefault(v["rule"], v["rule_name"])
+    return sorted(found.items(), key=lambda kv: kv[1])
+
+
+def _preview(raw: Mapping[str, Any], voice: Voice) -> dict[str, Any]:
     return {
-        "before": display.result_view(raw["before"]["hand"], seats),
-        "after": display.result_view(raw["after"]["hand"], seats),
-        "totals_before": display.totals(raw["before"]["sheet"], seats),
-        "totals_after": display.totals(raw["after"]["sheet"], seats),
+        "before": display.result_view(raw["before"]["hand"], voice),
+        "after": display.result_view(raw["after"]["hand"], voice),
+        "totals_before": display.totals(raw["before"]["sheet"], voice.seats),
+        "totals_after": display.totals(raw["after"]["sheet"], voice.seats),
         "flagged_after": raw["flagged_after"],
     }
 
@@ -430,29 +489,35 @@ def _denied(request: HttpRequest) -> HttpResponse:
     """Anonymous visitors are asked to sign in; a signed-in user without the right gets a 403."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), reverse("pages:login"))
-    raise PermissionDenied("your role at this club does not allow this")
+    raise PermissionDenied(_("Your role at this club does not allow this."))
 
 
 def _stale(exc: ConcurrencyConflict) -> str:
-    return (
-        f"Someone else recorded at this table meanwhile (the hand is at version {exc.actual}, "
-        f"this page showed {exc.expected}). Here is the hand as it is now: check it and key again."
-    )
+    return _(
+        "Someone else recorded at this table meanwhile (the hand is at version {actual}, this page "
+        "showed {expected}). Here is the hand as it is now: check it and key again."
+    ).format(actual=exc.actual, expected=exc.expected)
 
 
 def _first_error(form: Any) -> str:
     for errors in form.errors.values():
         return str(errors[0])
-    return "the form is not valid"
+    return _("The form is not valid.")
 
 
-def _lang(request: HttpRequest) -> str:
-    """The language of card names: ``?lang=`` sets it for the session; Italian by default."""
+CARD_LANGUAGE = "card_language"
+
+
+def _voice(request: HttpRequest, match: Match, seats: Sequence[str] | None = None) -> Voice:
+    """How this page names the match's cards and seats. ``?lang=`` chooses the language of the card names
+    for this game, kept for the session; otherwise the game's default (``display.card_language``)."""
+    chosen: dict[str, str] = dict(request.session.get(CARD_LANGUAGE) or {})
     asked = request.GET.get("lang")
-    if asked in LANGS:
-        request.session["lang"] = asked
-    lang = request.session.get("lang", "it")
-    return lang if lang in LANGS else "it"
+    if asked in LANGUAGES and chosen.get(match.game) != asked:
+        chosen[match.game] = str(asked)
+        request.session[CARD_LANGUAGE] = chosen
+    names = seats if seats is not None else _seat_names(match)
+    return Voice.of(match.game, names, chosen.get(match.game))
 
 
 def _seat_names(match: Match) -> list[str]:

@@ -7,21 +7,31 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
 
 _WHY = {
-    400: ("request.invalid", "Bad request", "The request could not be read."),
-    403: ("permission_denied", "Not allowed", "Your role does not allow this."),
-    404: ("not_found", "Not found", "There is nothing at this address."),
-    500: ("server.error", "Something went wrong", "The error has been logged; nothing was half-written."),
+    400: ("request.invalid", _("Bad request"), _("The request could not be read.")),
+    403: ("permission_denied", _("Not allowed"), _("Your role does not allow this.")),
+    404: ("not_found", _("Not found"), _("There is nothing at this address.")),
+    500: (
+        "server.error",
+        _("Something went wrong"),
+        _("The error has been logged; nothing was half-written."),
+    ),
 }
 
 
 def _answer(request: HttpRequest, status: int, detail: str | None = None) -> HttpResponse:
     code, title, why = _WHY[status]
-    message = detail or why
+    message = str(detail or why)
     if request.path.startswith("/api/"):
         return JsonResponse({"code": code, "message": message, "field": None}, status=status)
-    page = render_to_string("error.html", {"status": status, "title": title, "message": message})
+    context = {"status": status, "title": str(title), "message": message}
+    try:
+        # With the request: the site's header (who is signed in, the language switch) as on every page.
+        page = render_to_string("error.html", context, request=request)
+    except Exception:  # a 500 page must render even when the request's context cannot (the cause)
+        page = render_to_string("error.html", context)
     return HttpResponse(page, status=status)
 
 

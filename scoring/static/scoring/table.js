@@ -52,7 +52,7 @@
       // Nothing came back: the move may or may not have reached the server. The same tap again
       // carries the same key, so it cannot be recorded twice.
       form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
-      offline("No answer from the server: nothing is lost, tap again.");
+      offline(root().dataset.offline);
     }).finally(function () { busy = false; });
   }
 
