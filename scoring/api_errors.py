@@ -25,6 +25,7 @@ from typing import Any
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db import DataError, InterfaceError, OperationalError
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -56,11 +57,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, ServiceError):
         return Response(exc.as_dict(), status=exc.status_code)
     if isinstance(exc, ConcurrencyConflict):
-        what = "the tournament" if exc.stream_id.startswith("tournament-") else "the hand"
+        if exc.stream_id.startswith("tournament-"):
+            text = gettext("the tournament is at version {actual}, not {expected}: reload and try again")
+        else:
+            text = gettext("the hand is at version {actual}, not {expected}: reload and try again")
         return Response(
             {
                 "code": "version.conflict",
-                "message": f"{what} is at version {exc.actual}, not {exc.expected}: reload and try again",
+                "message": text.format(actual=exc.actual, expected=exc.expected),
                 "field": "expected_version",
                 "expected_version": exc.expected,
                 "current_version": exc.actual,
@@ -74,7 +78,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(
             {
                 "code": "service.unavailable",
-                "message": "the database is not answering: try again in a few seconds",
+                "message": gettext("the database is not answering: try again in a few seconds"),
                 "field": None,
             },
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
@@ -86,7 +90,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(
             {
                 "code": "request.out_of_range",
-                "message": "a value in the request is beyond what the service stores (too large or long)",
+                "message": gettext(
+                    "a value in the request is beyond what the service stores (too large or long)"
+                ),
                 "field": None,
             },
             status=status.HTTP_400_BAD_REQUEST,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, parsers, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -26,7 +27,8 @@ def refuse_unknown_keys(data: dict[str, Any], known: Any) -> None:
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise serializers.ValidationError(
-            {name: [f"unknown field {name!r}"] for name in unknown}, code="unknown_field"
+            {name: [gettext("unknown field {name!r}").format(name=name)] for name in unknown},
+            code="unknown_field",
         )
 
 
@@ -83,6 +85,6 @@ class TokenApi(ObtainAuthToken):
             response: Response = super().post(request, *args, **kwargs)
         except exceptions.ValidationError as exc:
             if exc.get_codes() == {"non_field_errors": ["authorization"]}:
-                raise exceptions.AuthenticationFailed("wrong user name or password") from exc
+                raise exceptions.AuthenticationFailed(gettext("wrong user name or password")) from exc
             raise
         return response

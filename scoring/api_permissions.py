@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -56,5 +57,5 @@ class MatchAccess(BasePermission):
             return CLUB_CHECKS[need](request.user, obj)
         assert isinstance(obj, Match), f"MatchAccess checks a match or a club, not {obj!r}"
         if not permissions.can_read(request.user, obj):
-            raise NotFound("no such match")
+            raise NotFound(gettext("no such match"))
         return MATCH_CHECKS[need](request.user, obj)

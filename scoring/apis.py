@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.http import QueryDict
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -148,9 +149,11 @@ class SeatField(serializers.Field):  # type: ignore[type-arg]
         if isinstance(data, dict) and set(data) == {"player"} and isinstance(data["player"], int):
             player = Player.objects.filter(pk=data["player"]).first()
             if player is None:
-                raise serializers.ValidationError(f"no player {data['player']}", code="does_not_exist")
+                raise serializers.ValidationError(
+                    gettext("no player {id}").format(id=data["player"]), code="does_not_exist"
+                )
             return player
-        raise serializers.ValidationError('a seat is a name or {"player": id}')
+        raise serializers.ValidationError(gettext('a seat is a name or {{"player": id}}').format())
 
     def to_representation(self, value: Any) -> Any:
         return value
@@ -229,7 +232,9 @@ def idempotency_key(request: Request, data: dict[str, Any]) -> str | None:
         raise serializers.ValidationError(
             {
                 "idempotency_key": [
-                    f"the {IDEMPOTENCY_HEADER} header has more than {IDEMPOTENCY_KEY_MAX} characters"
+                    gettext("the {header} header has more than {n} characters").format(
+                        header=IDEMPOTENCY_HEADER, n=IDEMPOTENCY_KEY_MAX
+                    )
                 ]
             }
         )
@@ -237,7 +242,9 @@ def idempotency_key(request: Request, data: dict[str, Any]) -> str | None:
     if header and body and header != body:
         # Each well formed, together contradictory: refused (422), as no schema can say it.
         raise Refused(
-            "idempotency.mismatch", f"differs from the {IDEMPOTENCY_HEADER} header", field="idempotency_key"
+            "idempotency.mismatch",
+            gettext("differs from the {header} header").format(header=IDEMPOTENCY_HEADER),
+            field="idempotency_key",
         )
     return header or body
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 
 
 class RequestSizeLimit:
@@ -31,11 +32,12 @@ class RequestSizeLimit:
             else settings.REQUEST_MAX_BYTES
         )
         if length < 0 or length > limit:
-            message = (
-                "the Content-Length header is not a number"
-                if length < 0
-                else f"the request body is {length} bytes, more than the {limit} this address takes"
-            )
+            if length < 0:
+                message = gettext("the Content-Length header is not a number")
+            else:
+                message = gettext(
+                    "the request body is {length} bytes, more than the {limit} this address takes"
+                ).format(length=length, limit=limit)
             if request.path.startswith("/api/"):
                 code = "request.malformed" if length < 0 else "request.too_large"
                 return JsonResponse(

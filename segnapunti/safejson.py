@@ -16,6 +16,7 @@ import json
 import math
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -26,15 +27,19 @@ class UnsafeJSON(ValueError):
     """JSON that is well formed or not, but that the service does not take."""
 
 
+def _too_deep() -> str:
+    return gettext("nested more than {n} levels deep").format(n=MAX_DEPTH)
+
+
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise UnsafeJSON(f"the number {text} is too large")
+        raise UnsafeJSON(gettext("the number {number} is too large").format(number=text))
     return value
 
 
 def _constant(name: str) -> Any:
-    raise UnsafeJSON(f"{name} is not a number JSON allows")
+    raise UnsafeJSON(gettext("{name} is not a number JSON allows").format(name=name))
 
 
 def loads(text: str | bytes) -> Any:
@@ -43,15 +48,15 @@ def loads(text: str | bytes) -> Any:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise UnsafeJSON("the body is not UTF-8 text") from None
+            raise UnsafeJSON(gettext("the body is not UTF-8 text")) from None
     try:
         value = json.loads(text, parse_float=_finite, parse_constant=_constant)
     except UnsafeJSON:
         raise
     except RecursionError:
-        raise UnsafeJSON(f"nested more than {MAX_DEPTH} levels deep") from None
+        raise UnsafeJSON(_too_deep()) from None
     except ValueError as exc:
-        raise UnsafeJSON(f"not valid JSON ({exc})") from None
+        raise UnsafeJSON(gettext("not valid JSON ({error})").format(error=exc)) from None
     _check(value)
     return value
 
@@ -63,10 +68,10 @@ def _check(value: Any) -> None:
         item, depth = stack.pop()
         if isinstance(item, str):
             if "\x00" in item:
-                raise UnsafeJSON("a text contains the NUL character (\\u0000)")
+                raise UnsafeJSON(gettext("a text contains the NUL character (\\u0000)"))
         elif isinstance(item, dict | list):
             if depth >= MAX_DEPTH:
-                raise UnsafeJSON(f"nested more than {MAX_DEPTH} levels deep")
+                raise UnsafeJSON(_too_deep())
             if isinstance(item, dict):
                 stack.extend((key, depth) for key in item)
                 stack.extend((child, depth + 1) for child in item.values())
@@ -81,4 +86,4 @@ class SafeJSONParser(JSONParser):
         try:
             return loads(stream.read())
         except UnsafeJSON as exc:
-            raise ParseError(f"JSON parse error: {exc}") from None
+            raise ParseError(gettext("JSON parse error: {error}").format(error=exc)) from None
