@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.test import Client
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "e2e-artifacts"
@@ -43,3 +45,26 @@ def measure(line: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     with (ARTIFACTS / "measurements.txt").open("a", encoding="utf-8") as out:
         out.write(line + "\n")
+
+
+@pytest.fixture
+def signed_in(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
+    """A page of a browser (phone-sized unless a viewport is given) signed in as the user given (None: a
+    visitor); closed at the end of the test, so that its polling stops with the server."""
+    contexts: list[Any] = []
+
+    def page_for(user: Any, viewport: dict[str, int] = PHONE, **options: Any) -> Any:
+        context = browser.new_context(viewport=viewport, base_url=live_server.url, **options)
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+            context.add_cookies(
+                [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+            )
+        contexts.append(context)
+        return context.new_page()
+
+    yield page_for
+    for context in contexts:
+        context.close()

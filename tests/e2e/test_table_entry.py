@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from scoring import services
 from scoring.models import Hand
@@ -23,26 +21,6 @@ from tests.e2e.conftest import PHONE, measure, shot
 from tests.scoring.api_support import make_people, open_match, play, service_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def signed_in(browser: Any, live_server: Any) -> Iterator[Callable[[Any], Any]]:
-    """A page of a phone-sized browser signed in as the user given; closed at the end of the test (so
-    that its polling stops with the server)."""
-    contexts: list[Any] = []
-
-    def page_for(user: Any) -> Any:
-        client = Client()
-        client.force_login(user)
-        context = browser.new_context(viewport=PHONE, base_url=live_server.url)
-        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
-        contexts.append(context)
-        return context.new_page()
-
-    yield page_for
-    for context in contexts:
-        context.close()
 
 
 def test_a_hand_is_recorded_one_tap_a_card_on_a_phone(signed_in: Callable[[Any], Any]) -> None:
