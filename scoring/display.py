@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.utils.translation import get_language, gettext, ngettext, pgettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext, pgettext_lazy
 
 from scoring import words
 from scoring.models import Hand, Match
@@ -421,9 +421,9 @@ def default_seat(state: Mapping[str, Any]) -> int | None:
 
 # ---- outcomes, the sheet, the table's facts ------------------------------------------------------
 UNITS = {
-    "points": pgettext("unit", "points"),
-    "chips": pgettext("unit", "jetons"),
-    "stakes": pgettext("unit", "stakes"),
+    "points": pgettext_lazy("unit", "points"),
+    "chips": pgettext_lazy("unit", "jetons"),
+    "stakes": pgettext_lazy("unit", "stakes"),
 }
 
 
@@ -507,9 +507,9 @@ def _call_entry(entry: Any, v: Voice) -> str:
 
 
 _TAROCCHI_AUCTION = {
-    "played": pgettext("tarocchi auction", "the deal is played"),
-    "abandoned_free": pgettext("tarocchi auction", "the deal is thrown in free"),
-    "abandoned_offer": pgettext("tarocchi auction", "the deal ends on an accepted offer"),
+    "played": pgettext_lazy("tarocchi auction", "the deal is played"),
+    "abandoned_free": pgettext_lazy("tarocchi auction", "the deal is thrown in free"),
+    "abandoned_offer": pgettext_lazy("tarocchi auction", "the deal ends on an accepted offer"),
 }
 
 
@@ -519,7 +519,7 @@ def _tarocchi_auction(game_state: Mapping[str, Any], v: Voice) -> str:
 
 
 _DECLARATION_STANDING = {
-    "valid": pgettext("declaration", "valid"),
+    "valid": pgettext_lazy("declaration", "valid"),
 }
 
 
