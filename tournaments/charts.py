@@ -63,15 +63,16 @@ def nice_ticks(low: float, high: float, count: int = 5, *, whole: bool = False) 
     1, 2 or 5 times a power of ten apart (``whole``: a step of at least 1, for counts)."""
     if high < low:
         low, high = high, low
-    if high == low:
-        low, high = low - 1, high + 1
+    if high - low < 1e-6:  # a flat series (or one that only float noise tells apart): a range around it
+        middle = (low + high) / 2
+        low, high = middle - 1, middle + 1
     raw = (high - low) / max(count - 1, 1)
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw * (1 - 1e-9))
     if whole:
         step = max(1.0, float(math.ceil(step)))
-    start = math.floor(low / step + 1e-9) * step
-    stop = math.ceil(high / step - 1e-9) * step
+    start = math.floor(low / step) * step
+    stop = math.ceil(high / step) * step
     n = round((stop - start) / step)
     return [_clean(start + i * step) for i in range(n + 1)]
 
