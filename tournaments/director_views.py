@@ -351,8 +351,10 @@ def round_open(request: HttpRequest, tournament_id: int) -> HttpResponse:
             return redirect("round", tournament_id=tournament.pk, number=opened.number)
         return _tournament_page(request, tournament, status=409, error=display.stale(exc), open_form=form)
     except ServiceError as exc:
-        _field_error(form, exc, display.refusal(exc))
-        return _tournament_page(request, tournament, status=exc.status_code, open_form=form)
+        if exc.field in form.fields:
+            form.add_error(exc.field, display.refusal(exc))
+            return _tournament_page(request, tournament, status=exc.status_code, open_form=form)
+        return _tournament_page(request, tournament, status=exc.status_code, error=display.refusal(exc))
     tables = rnd.tables.count()
     messages.success(
         request,
