@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from scoring import chain
 from scoring.models import StoredEvent
@@ -221,3 +222,34 @@ def test_home_and_the_list_link_to_each_tournament_page(club: Club) -> None:
         assert "/tournaments/new/" not in browser(club.people.member).get(page).content.decode()
     home = browser(None).get("/").content.decode()
     assert f'href="/players/{club.players[0].pk}/"' in home
+
+
+def test_values_are_written_in_the_reader_s_notation() -> None:
+    with translation.override("it"):
+        assert (
+            display.number("3/2") == "1,5" and display.number("22/3") == "7,33" and display.number(-4) == "-4"
+        )
+    with translation.override("en"):
+        assert display.number("3/2") == "1.5" and display.number(None) == "–"
+
+
+@pytest.mark.parametrize("language", ["it", "fr"])
+def test_every_page_renders_in_each_language(played: Tournament, club: Club, language: str) -> None:
+    client = browser(club.director)
+    pages = [
+        "/",
+        "/tournaments/",
+        f"/clubs/{club.people.club.pk}/tournaments/new/",
+        f"/tournaments/{played.pk}/",
+        f"/tournaments/{played.pk}/settings/",
+        f"/tournaments/{played.pk}/rounds/1/",
+        f"/tournaments/{played.pk}/rounds/1/progress/",
+        f"/tournaments/{played.pk}/standings/",
+        f"/tournaments/{played.pk}/live/",
+        f"/tournaments/{played.pk}/live/board/",
+        f"/players/{club.players[0].pk}/",
+    ]
+    for page in pages:
+        response = client.get(page, HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200, page
+        assert response.headers["Content-Language"] == language
