@@ -518,3 +518,23 @@ def test_only_a_director_changes_the_settings(club: Club) -> None:
     assert browser(club.people.member).get(url(t, "settings/")).status_code == 403
     assert browser(club.people.scorer).post(url(t, "settings/"), {"name": "x"}).status_code == 403
     assert browser(None).get(url(t, "settings/"))["Location"].startswith("/accounts/login/")
+
+
+def test_a_stale_abandon_keeps_the_reason_typed_and_a_stale_close_writes_nothing(
+    club: Club, director: Client
+) -> None:
+    t = tournament(club)
+    rnd = open_round(t, club.director)
+    stale = fresh(t) - 1
+    before = log_size()
+
+    abandon = director.post(
+        url(t, "rounds/1/abandon/"), {"expected_version": stale, "table": 2, "reason": "gone home"}
+    )
+    close = director.post(url(t, "rounds/1/close/"), {"expected_version": stale})
+
+    assert abandon.status_code == close.status_code == 409
+    assert "Someone else changed this tournament meanwhile" in text(abandon)
+    assert 'value="gone home"' in abandon.content.decode()
+    assert "Someone else changed this tournament meanwhile" in text(close)
+    assert log_size() == before and not rnd.tables.filter(abandoned=True).exists()
