@@ -406,8 +406,6 @@ def _round_page(
     progress = selectors.round_progress(rnd)
     in_play = [t["number"] for t in progress["tables"] if t["progress"] == "in_play"]
     can_direct = permissions.can_direct(request.user, tournament)
-    if abandon is not None:
-        abandon.fields["table"].widget.choices = AbandonForm(tables=in_play).fields["table"].widget.choices
     return render(
         request,
         "tournaments/round.html",
@@ -416,8 +414,7 @@ def _round_page(
             "round": rnd,
             "progress": progress,
             "can_direct": can_direct,
-            "abandon_form": abandon or AbandonForm(tables=in_play),
-            "in_play": in_play,
+            "abandon_form": (abandon or AbandonForm()).offer(in_play),
             "error": error,
             "refresh_seconds": LIVE_SECONDS,
         },

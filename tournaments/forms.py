@@ -214,13 +214,13 @@ class AbandonForm(VersionedForm):
     table = forms.IntegerField(label=_("Table"), min_value=1, widget=forms.Select)
     reason = forms.CharField(label=_("Reason"), required=False, max_length=2000)
 
-    def __init__(self, *args: Any, tables: Sequence[int] = (), **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # Any table may be posted (the service says why one cannot be abandoned); the list offers those
-        # still in play.
+    def offer(self, tables: Sequence[int]) -> AbandonForm:
+        """Offer these tables (those still in play). Any table may be posted: the service says why one
+        cannot be abandoned."""
         self.fields["table"].widget.choices = [
             (n, gettext("Table %(number)s") % {"number": n}) for n in tables
         ]
+        return self
 
 
 class PublishForm(VersionedForm):
