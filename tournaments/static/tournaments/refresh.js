@@ -17,7 +17,8 @@
       busy = true;
       fetch(url, { headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store" })
         .then(function (response) {
-          if (!response.ok) throw new Error("HTTP " + response.status);
+          // A redirect is the sign-in page (the session ended): not a part to put in place.
+          if (!response.ok || response.redirected) throw new Error("HTTP " + response.status);
           return response.text();
         })
         .then(function (html) {
