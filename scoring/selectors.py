@@ -241,6 +241,26 @@ def match_hashes(match: Match, hands: Sequence[Hand] | None = None) -> MatchHash
     return MatchHashes(rows, chain.match_hash((r.number, r.version, r.hash or b"") for r in rows))
 
 
+@dataclass(frozen=True)
+class LogHash:
+    """The running hash of the whole event log at one global position (``docs/event-store.md``): what a
+    printed page built from the log up to that position shows, to be checked against the log later."""
+
+    position: int
+    hash: bytes | None
+
+    @property
+    def short(self) -> str:
+        return chain.short(self.hash)
+
+
+def log_hash(position: int) -> LogHash | None:
+    """The log hash at ``position``; None for position 0 (nothing included yet)."""
+    if position <= 0:
+        return None
+    return LogHash(position, store.log_hash_at(position))
+
+
 def match_list(*, user: Any, club_id: int | None = None) -> QuerySet[Match]:
     """The matches ``user`` may read (see :mod:`scoring.permissions`), newest first."""
     matches = Match.objects.select_related("club").prefetch_related("seats", "hands", "scorers")

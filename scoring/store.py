@@ -491,6 +491,12 @@ def stream_hash_at(stream_id: str, version: int) -> bytes | None:
     return bytes(found) if found is not None else None
 
 
+def log_hash_at(position: int) -> bytes | None:
+    """The log hash of the event at this global position (None: no event there, or no hash)."""
+    found = StoredEvent.objects.filter(position=position).values_list("log_hash", flat=True).first()
+    return bytes(found) if found is not None else None
+
+
 def result_for_key(stream_id: str, idempotency_key: str) -> AppendResult | None:
     """The result of the append that used this idempotency key on this stream, if one did."""
     return _result_for_key(stream_id, idempotency_key)

@@ -7,13 +7,7 @@ from tournaments import views as tournament_views
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
-    path("tournaments/", tournament_views.tournament_list, name="tournament-list"),
-    path(
-        "tournaments/<id:tournament_id>/standings/",
-        tournament_views.standings_page,
-        name="tournament-standings",
-    ),
-    path("players/<id:player_id>/", tournament_views.player_page, name="player"),
+    path("", include("tournaments.page_urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scoring.page_urls")),

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class Club(models.Model):
@@ -38,9 +39,9 @@ class Membership(models.Model):
     is assigned to) or member (reads)."""
 
     class Role(models.TextChoices):
-        DIRECTOR = "director", "director"
-        SCORER = "scorer", "scorer"
-        MEMBER = "member", "member"
+        DIRECTOR = "director", _("director")
+        SCORER = "scorer", _("scorer")
+        MEMBER = "member", _("member")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
@@ -65,12 +66,12 @@ class Tournament(models.Model):
     """A league (a season of club evenings) or a tournament (rounds on a day or a weekend)."""
 
     class Kind(models.TextChoices):
-        LEAGUE = "league", "league"
-        TOURNAMENT = "tournament", "tournament"
+        LEAGUE = "league", _("league")
+        TOURNAMENT = "tournament", _("tournament")
 
     class Scoring(models.TextChoices):
-        NATURAL = "natural", "the game's own total"
-        RANK_POINTS = "rank_points", "rank points at each table"
+        NATURAL = "natural", _("the game's own total")
+        RANK_POINTS = "rank_points", _("rank points at each table")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=120)
@@ -124,8 +125,8 @@ class Registration(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        CLOSED = "closed", "closed"
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()

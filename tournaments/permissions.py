@@ -36,3 +36,12 @@ def readable(user: Any) -> QuerySet[Tournament]:
     if user is not None and user.is_authenticated:
         visible |= Q(club__memberships__user=user)
     return tournaments.filter(visible).distinct()
+
+
+def clubs_directed(user: Any) -> QuerySet[Club]:
+    """The clubs where ``user`` may set up tournaments (a superuser: all of them)."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    if user.is_superuser:
+        return Club.objects.all()
+    return Club.objects.filter(memberships__user=user, memberships__role=Membership.Role.DIRECTOR).distinct()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -23,10 +23,11 @@ from tournaments.models import (
     Registration,
     Round,
     Standings,
+    StandingsContribution,
     Table,
     Tournament,
 )
-from tournaments.standings import METRICS, show
+from tournaments.standings import METRICS, show, table_result
 
 
 def club_list() -> QuerySet[Club]:
@@ -261,3 +262,238 @@ def player_ratings(player: Player) -> dict[str, Any]:
 def tournament_audit(tournament: Tournament) -> list[dict[str, Any]]:
     """Every event of the tournament's stream: what, who, when (settings changes carry their reason)."""
     return stream_audit(tournament.stream_id)
+
+
+# ---- pages -------------------------------------------------------------------------------------------
+def registration_candidates(tournament: Tournament) -> dict[str, Any]:
+    """Who may still be registered: the club's own players, and the players of other clubs (as guests),
+    grouped by club."""
+    taken = Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True)
+    free = Player.objects.exclude(pk__in=taken).select_related("club").order_by("club__name", "name")
+    members: list[Player] = []
+    guests: dict[str, list[Player]] = {}
+    for player in free:
+        if player.club_id == tournament.club_id:
+            members.append(player)
+        else:
+            guests.setdefault(player.club.name, []).append(player)
+    return {"members": members, "guests": sorted(guests.items())}
+
+
+def registration_rows(tournament: Tournament) -> list[Registration]:
+    """The registrations with their players and clubs, playing ones first, by name."""
+    return list(
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player__club")
+        .order_by("-active", "player__name")
+    )
+
+
+def round_summaries(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each round with how many of its tables are finished, in play and abandoned."""
+    counts: dict[int, dict[str, int]] = {}
+    tables = Table.objects.filter(round__tournament=tournament).values_list(
+        "round_id", "abandoned", "match__status"
+    )
+    for round_id, abandoned, status in tables:
+        c = counts.setdefault(round_id, {"tables": 0, "finished": 0, "in_play": 0, "abandoned": 0})
+        c["tables"] += 1
+        c[_progress_of(abandoned, status)] += 1
+    empty = {"tables": 0, "finished": 0, "in_play": 0, "abandoned": 0}
+    return [
+        {"round": r, **counts.get(r.pk, empty), "sit_outs": r.n_sit_outs}
+        for r in tournament.rounds.annotate(n_sit_outs=Count("sit_outs")).order_by("number")
+    ]
+
+
+def _progress_of(abandoned: bool, status: str) -> str:
+    if abandoned:
+        return "abandoned"
+    return "finished" if status == Match.Status.FINISHED else "in_play"
+
+
+def round_open_now(tournament: Tournament) -> Round | None:
+    """The round in play, if there is one."""
+    return tournament.rounds.filter(status=Round.Status.OPEN).order_by("-number").first()
+
+
+def round_latest(tournament: Tournament) -> Round | None:
+    """The round a room watches: the one in play, or else the last one."""
+    return tournament.rounds.order_by("-number").first()
+
+
+def round_progress(rnd: Round) -> dict[str, Any]:
+    """A round as the director watches it: :func:`round_detail`, and for each table its seats with their
+    running totals, the hand being played, the hands a match plans when its game fixes them (deals
+    agreed, Barbù's 28), the hands waiting for a ruling by number, and who partners whom; with the tables
+    counted by progress."""
+    detail = round_detail(rnd)
+    match_ids = [t["match"] for t in detail["tables"]]
+    sheets = dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "sheet"))
+    current: dict[int, int] = {}
+    flagged: dict[int, list[int]] = {}
+    for match_id, number, is_flagged in Hand.objects.filter(match_id__in=match_ids).values_list(
+        "match_id", "number", "flagged"
+    ):
+        current[match_id] = max(current.get(match_id, 0), number)
+        if is_flagged:
+            flagged.setdefault(match_id, []).append(number)
+    counts = {"finished": 0, "in_play": 0, "abandoned": 0}
+    tables = []
+    for t in detail["tables"]:
+        names = {p["player"]: p["name"] for p in t["players"]}
+        counts[t["progress"]] += 1
+        totals = (sheets.get(t["match"]) or {}).get("totals") or []
+        tables.append(
+            {
+                **t,
+                "seats": [
+                    {**p, "total": totals[i] if i < len(totals) else None} for i, p in enumerate(t["players"])
+                ],
+                "dealer_name": t["players"][t["dealer"]]["name"] if t["players"] else "",
+                "pair_names": [[names.get(p, "?") for p in pair] for pair in t["pairs"] or []],
+                "current_hand": current.get(t["match"], 1),
+                "hands_planned": _hands_planned(sheets.get(t["match"]) or {}),
+                "flagged_hands": sorted(flagged.get(t["match"], [])),
+            }
+        )
+    return {**detail, "tables": tables, "counts": counts}
+
+
+def _hands_planned(sheet: dict[str, Any]) -> int | None:
+    """The hands a match plays, when its game fixes the number (the sheet's details say it: the deals
+    agreed at Tarocchi and Italian Hombre, Barbù's hands); None for a match played to a target."""
+    details = sheet.get("details") or {}
+    for key in ("deals", "hands"):
+        value = details.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def standings_tables(tournament: Tournament) -> list[dict[str, Any]]:
+    """Which tables the standings include, round by round: counted (their finished match is in the
+    standings), in play (not yet), abandoned (never)."""
+    counted = set(
+        StandingsContribution.objects.filter(tournament=tournament, match__isnull=False).values_list(
+            "match_id", flat=True
+        )
+    )
+    rounds: dict[int, dict[str, Any]] = {}
+    tables = (
+        Table.objects.filter(round__tournament=tournament)
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+    for t in tables:
+        r = rounds.setdefault(
+            t.round.number,
+            {"round": t.round.number, "game": t.round.game, "counted": [], "waiting": [], "abandoned": []},
+        )
+        if t.abandoned:
+            r["abandoned"].append(t.number)
+        elif t.match_id in counted:
+            r["counted"].append(t.number)
+        else:
+            r["waiting"].append(t.number)
+    return list(rounds.values())
+
+
+def abandon_reasons(tournament: Tournament) -> dict[int, str]:
+    """The reason each abandoned table was given, by its match."""
+    return dict(
+        Table.objects.filter(round__tournament=tournament, abandoned=True).values_list(
+            "match_id", "abandon_reason"
+        )
+    )
+
+
+def tournament_changes(tournament: Tournament) -> list[dict[str, Any]]:
+    """The settings changes in the tournament's log, newest first: when, by whom, what and why."""
+    return [
+        {
+            "at": e["at"],
+            "by": e["by"],
+            "changes": e["payload"].get("changes", {}),
+            "reason": e["payload"].get("reason", ""),
+        }
+        for e in reversed(tournament_audit(tournament))
+        if e["type"] == "TournamentChanged"
+    ]
+
+
+# ---- a player's history ------------------------------------------------------------------------------
+def player_tournaments(player: Player, tournaments: QuerySet[Tournament]) -> list[dict[str, Any]]:
+    """The tournaments among ``tournaments`` (those the reader may read) the player is registered in,
+    newest first, with his rank in their standings."""
+    registrations = (
+        Registration.objects.filter(player=player, tournament__in=tournaments)
+        .select_related("tournament__club", "tournament__standings")
+        .order_by("-tournament__created_at", "-tournament_id")
+    )
+    out = []
+    for r in registrations:
+        t = r.tournament
+        rows = t.standings.data.get("rows", []) if hasattr(t, "standings") else []
+        rank = next((row["rank"] for row in rows if row["player"] == player.pk), None)
+        out.append(
+            {"tournament": t, "guest": r.guest, "active": r.active, "rank": rank, "players": len(rows)}
+        )
+    return out
+
+
+def player_matches(player: Player, matches: QuerySet[Match]) -> QuerySet[Match]:
+    """The matches among ``matches`` (those the reader may read) where the player held a seat, newest
+    first, with their seats and tournament table."""
+    return (
+        matches.filter(seats__player=player)
+        .select_related("tournament_table__round__tournament")
+        .prefetch_related("seats")
+        .order_by("-created_at", "-id")
+        .distinct()
+    )
+
+
+def player_match_rows(player: Player, matches: Iterable[Match]) -> list[dict[str, Any]]:
+    """One row per match for the player's history: when, which game, his seat and table-mates, his total,
+    and his place among the sides once the match is over (placed as the standings place a table)."""
+    rows = []
+    for match in matches:
+        seats = sorted(match.seats.all(), key=lambda s: s.seat)
+        mine = next((s.seat for s in seats if s.player_id == player.pk), None)
+        if mine is None:
+            continue
+        sheet = match.sheet or {}
+        totals = sheet.get("totals") or []
+        table = getattr(match, "tournament_table", None)
+        rows.append(
+            {
+                "match": match,
+                "seat": mine,
+                "mates": [s for s in seats if s.seat != mine],
+                "total": totals[mine] if mine < len(totals) else None,
+                "finished": match.status == Match.Status.FINISHED,
+                **_placing(match.game, sheet, len(seats), mine),
+                "table": table,
+            }
+        )
+    return rows
+
+
+def _placing(game: str, sheet: dict[str, Any], n: int, seat: int) -> dict[str, Any]:
+    if not sheet.get("finished") or len(sheet.get("totals") or []) != n:
+        return {"place": None, "sides": None, "won": None}
+    sides = (sheet.get("details") or {}).get("sides") or [[s] for s in range(n)]
+    result = table_result(
+        key="",
+        game=game,
+        players=list(range(n)),
+        totals=sheet["totals"],
+        winners=sheet.get("winners") or [],
+        sides=sides,
+        ruled_against=[],
+        position=0,
+        recorded_at="",
+    )
+    placing = result.placings[seat]
+    return {"place": placing.rank, "sides": len(sides), "won": placing.won}

@@ -24,6 +24,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+# Marks the metrics' names for the translators, and nothing else: the stored standings, the API and the
+# exports keep these English names; the pages translate them when they show them.
+from django.utils.translation import gettext_noop
+
 # Rank points at a table of n sides: first 12, last 0, evenly spaced, so 12 / 6 / 0 at three and
 # 12 / 8 / 4 / 0 at four. Ties share the average of the places they hold (always whole at 2, 3, 4 sides).
 RANK_POINTS_SCALE = 12
@@ -363,41 +367,69 @@ METRICS: dict[str, Metric] = {
     for m in (
         Metric(
             "total",
-            "total",
-            "Tot",
+            gettext_noop("total"),
+            gettext_noop("Tot"),
             False,
             _total,
             "natural: the game's own total (Tressette: games won); rank_points: the sum of rank points; "
             "both plus the score given for each sit-out",
         ),
-        Metric("points", "points", "Pts", False, lambda p, c: c.ledger.tally(p).points, "the game's points"),
-        Metric("tables_won", "tables won", "Won", False, lambda p, c: c.ledger.tally(p).won, "tables won"),
+        Metric(
+            "points",
+            gettext_noop("points"),
+            gettext_noop("Pts"),
+            False,
+            lambda p, c: c.ledger.tally(p).points,
+            "the game's points",
+        ),
+        Metric(
+            "tables_won",
+            gettext_noop("tables won"),
+            gettext_noop("Won"),
+            False,
+            lambda p, c: c.ledger.tally(p).won,
+            "tables won",
+        ),
         Metric(
             "average_rank",
-            "average rank",
-            "AvR",
+            gettext_noop("average rank"),
+            gettext_noop("AvR"),
             True,
             _average_rank,
             "the average place at the tables played (lower is better)",
         ),
         Metric(
             "head_to_head",
-            "head-to-head",
-            "H2H",
+            gettext_noop("head-to-head"),
+            gettext_noop("H2H"),
             False,
             lambda p, c: c.ledger.head_to_head(p, (q for q in c.group if q != p)),
             "among the players still tied: tables finished ahead of another of them, minus behind",
         ),
-        Metric("best_result", "best result", "Best", False, _best, "the best single table result"),
+        Metric(
+            "best_result",
+            gettext_noop("best result"),
+            gettext_noop("Best"),
+            False,
+            _best,
+            "the best single table result",
+        ),
         Metric(
             "irregularities",
-            "irregularities ruled against",
-            "Irr",
+            gettext_noop("irregularities ruled against"),
+            gettext_noop("Irr"),
             True,
             lambda p, c: c.ledger.tally(p).ruled_against,
             "irregularities a director ruled on and did not dismiss (fewer is better)",
         ),
-        Metric("lot", "lot", "Lot", False, lambda p, c: lot(c.seed, p), "a draw seeded by the tournament"),
+        Metric(
+            "lot",
+            gettext_noop("lot"),
+            gettext_noop("Lot"),
+            False,
+            lambda p, c: lot(c.seed, p),
+            "a draw seeded by the tournament",
+        ),
     )
 }
 GROUP_METRICS = frozenset({"head_to_head"})

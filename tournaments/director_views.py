@@ -1,0 +1,484 @@
+"""The director's pages: set up a tournament or league, register the players as they arrive, open a
+round and watch its tables, abandon a table, close the round, publish the standings, change the
+settings.
+
+Plain forms, post/redirect/get: a write that succeeds answers with a redirect to the page that shows its
+result; one that is refused shows the same page again with the service's refusal (on the field it names,
+and what was typed kept), with the status the API would give (400, 422, or 409 for a form posted against
+a tournament that has changed since the page was drawn). Every write is one service call; readers who are
+not directors see the same pages without the forms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext, ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring.store import ConcurrencyConflict
+from segnapunti.errors import ServiceError
+from tournaments import display, permissions, selectors, services
+from tournaments.forms import (
+    AbandonForm,
+    OpenRoundForm,
+    PublishForm,
+    RegisterForm,
+    SettingsForm,
+    TournamentForm,
+    VersionedForm,
+    WithdrawForm,
+)
+from tournaments.models import Club, Player, Round, Tournament
+from tournaments.standings import default_precedence
+from tournaments.views import LIVE_SECONDS, readable_or_denied
+
+
+# ---- access ------------------------------------------------------------------------------------------
+def _denied(request: HttpRequest, then: str) -> HttpResponse:
+    """An anonymous visitor signs in first (and comes back to ``then``); anyone else is refused (403)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(then, reverse("pages:login"))
+    raise PermissionDenied(gettext("Only a director of the club runs its tournaments."))
+
+
+def _directed(request: HttpRequest, tournament_id: int) -> tuple[Tournament, HttpResponse | None]:
+    tournament = selectors.tournament_get(tournament_id)
+    if permissions.can_direct(request.user, tournament):
+        return tournament, None
+    return tournament, _denied(request, reverse("tournament", args=[tournament.pk]))
+
+
+def _field_error(form: Any, exc: ServiceError, message: str) -> None:
+    """Put a service's refusal on the field it names, or over the form."""
+    field = (exc.field or "").split(".")[0]
+    form.add_error(field if field in form.fields else None, message)
+
+
+# ---- a new tournament --------------------------------------------------------------------------------
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = get_object_or_404(Club, pk=club_id)
+    if not permissions.can_create(request.user, club):
+        return _denied(request, request.get_full_path())
+    form = TournamentForm(request.POST or None, club=club)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                tournament = services.tournament_create(
+                    club=club,
+                    name=data["name"],
+                    kind=data["kind"],
+                    games=data["games"],
+                    scoring=data["scoring"],
+                    tiebreaks=data["tiebreaks"] or None,
+                    sit_out_score=data["sit_out_score"],
+                    rounds_planned=data["rounds_planned"],
+                    published=data["published"],
+                    scorers=list(data["scorers"]),
+                    actor=request.user,
+                )
+            except ServiceError as exc:
+                _field_error(form, exc, display.refusal(exc))
+                status = exc.status_code
+            else:
+                messages.success(
+                    request,
+                    gettext("%(name)s is set up: register the players as they arrive.")
+                    % {"name": tournament.name},
+                )
+                return redirect("tournament", tournament_id=tournament.pk)
+    return render(request, "tournaments/new.html", {"club": club, "form": form}, status=status)
+
+
+# ---- the tournament's page ---------------------------------------------------------------------------
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = selectors.tournament_get(tournament_id)
+    if (denied := readable_or_denied(request, tournament)) is not None:
+        return denied
+    return _tournament_page(request, tournament)
+
+
+def _tournament_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    status: int = 200,
+    error: str | None = None,
+    register: RegisterForm | None = None,
+    guest: RegisterForm | None = None,
+    withdraw: tuple[int, WithdrawForm] | None = None,
+    open_form: OpenRoundForm | None = None,
+) -> HttpResponse:
+    tournament.refresh_from_db()  # a refused write leaves the page to show the tournament as it is now
+    can_direct = permissions.can_direct(request.user, tournament)
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "can_direct": can_direct,
+        "registrations": selectors.registration_rows(tournament),
+        "rounds": selectors.round_summaries(tournament),
+        "open_round": selectors.round_open_now(tournament),
+        "scorers": list(tournament.scorers.order_by("username")),
+        "error": error,
+    }
+    if can_direct:
+        candidates = selectors.registration_candidates(tournament)
+        guests = [(club, [(p.pk, p.name) for p in players]) for club, players in candidates["guests"]]
+        context.update(
+            register_form=register or RegisterForm(choices=[(p.pk, p.name) for p in candidates["members"]]),
+            guest_form=guest or RegisterForm(choices=guests, prefix="guest"),
+            has_guests=bool(guests),
+            withdraw_player=withdraw[0] if withdraw else None,
+            withdraw_form=withdraw[1] if withdraw else None,
+            open_form=open_form or OpenRoundForm(games=tournament.games),
+            several_games=len(tournament.games) > 1,
+        )
+    return render(request, "tournaments/detail.html", context, status=status)
+
+
+@require_POST
+def player_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    guest = "guest-player" in request.POST
+    form = RegisterForm(request.POST, prefix="guest" if guest else None)
+
+    def again(status: int, error: str | None = None) -> HttpResponse:
+        return _tournament_page(
+            request,
+            tournament,
+            status=status,
+            error=error,
+            register=None if guest else form,
+            guest=form if guest else None,
+        )
+
+    if not form.is_valid():
+        return again(400)
+    player: Player = form.cleaned_data["player"]
+    try:
+        services.player_register(
+            tournament=tournament,
+            player=player,
+            guest=guest,
+            expected_version=form.cleaned_data["expected_version"],
+            actor=request.user,
+        )
+    except ConcurrencyConflict as exc:
+        return again(409, display.stale(exc))
+    except ServiceError as exc:
+        _field_error(form, exc, display.refusal(exc, player=player.name))
+        return again(exc.status_code)
+    if guest:
+        messages.success(request, gettext("%(player)s registered as a guest.") % {"player": player.name})
+    else:
+        messages.success(request, gettext("%(player)s registered.") % {"player": player.name})
+    return redirect("tournament", tournament_id=tournament.pk)
+
+
+@require_POST
+def player_withdraw(request: HttpRequest, tournament_id: int, player_id: int) -> HttpResponse:
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    player = selectors.player_get(player_id)
+    form = WithdrawForm(request.POST)
+    if not form.is_valid():
+        return _tournament_page(request, tournament, status=400, withdraw=(player.pk, form))
+    try:
+        services.player_withdraw(
+            tournament=tournament,
+            player=player,
+            reason=form.cleaned_data["reason"],
+            expected_version=form.cleaned_data["expected_version"],
+            actor=request.user,
+        )
+    except ConcurrencyConflict as exc:
+        return _tournament_page(
+            request, tournament, status=409, error=display.stale(exc), withdraw=(player.pk, form)
+        )
+    except ServiceError as exc:
+        message = display.refusal(
+            exc, {"tournament.reason": gettext("A withdrawal needs a reason.")}, player=player.name
+        )
+        _field_error(form, exc, message)
+        return _tournament_page(request, tournament, status=exc.status_code, withdraw=(player.pk, form))
+    messages.success(
+        request,
+        gettext("%(player)s is withdrawn: seated no more from the next round on; the results so far count.")
+        % {"player": player.name},
+    )
+    return redirect("tournament", tournament_id=tournament.pk)
+
+
+@require_POST
+def tournament_publish(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    form = PublishForm(request.POST)
+    if not form.is_valid():
+        return _tournament_page(request, tournament, status=400, error=gettext("The form was incomplete."))
+    published = form.cleaned_data["published"]
+    try:
+        services.standings_publish(
+            tournament=tournament,
+            published=published,
+            expected_version=form.cleaned_data["expected_version"],
+            actor=request.user,
+        )
+    except ConcurrencyConflict as exc:
+        return _tournament_page(request, tournament, status=409, error=display.stale(exc))
+    except ServiceError as exc:
+        message = display.refusal(exc, {"tournament.unchanged": gettext("The standings are already so.")})
+        return _tournament_page(request, tournament, status=exc.status_code, error=message)
+    if published:
+        messages.success(request, gettext("The standings are published: anyone may read them."))
+    else:
+        messages.success(request, gettext("The standings are for the club's members only again."))
+    return redirect("tournament", tournament_id=tournament.pk)
+
+
+# ---- settings ----------------------------------------------------------------------------------------
+@require_http_methods(["GET", "POST"])
+def tournament_settings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    initial = SettingsForm.initial_for(tournament)
+    form = SettingsForm(request.POST or None, initial=initial)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            changes = form.changes()
+            if "tiebreaks" in changes and not changes["tiebreaks"]:
+                changes["tiebreaks"] = list(default_precedence(tournament.games))
+            try:
+                services.tournament_update(
+                    tournament=tournament,
+                    expected_version=form.cleaned_data["expected_version"],
+                    actor=request.user,
+                    reason=form.cleaned_data["reason"],
+                    **changes,
+                )
+            except ConcurrencyConflict as exc:
+                form.add_error(None, display.stale(exc))
+                status = 409
+            except ServiceError as exc:
+                reason = gettext(
+                    "Round 1 has been played: changing the scoring, the tie-breaks or the sit-out score "
+                    "needs a reason, kept in the tournament's log."
+                )
+                _field_error(form, exc, display.refusal(exc, {"tournament.reason": reason}))
+                status = exc.status_code
+            else:
+                messages.success(request, gettext("The settings are changed."))
+                return redirect("tournament", tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    return render(
+        request,
+        "tournaments/settings.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "started": tournament.rounds.exists(),
+            "changes": [_change_view(c) for c in selectors.tournament_changes(tournament)],
+        },
+        status=status,
+    )
+
+
+def _change_view(change: dict[str, Any]) -> dict[str, Any]:
+    """A settings change from the log, with each setting by its name and its new value for people."""
+    labels = {
+        "name": gettext("name"),
+        "scoring": gettext("scoring"),
+        "tiebreaks": gettext("tie-breaks"),
+        "sit_out_score": gettext("score for a sit-out"),
+        "rounds_planned": gettext("rounds planned"),
+        "forbidden_pairs": gettext("players kept apart"),
+        "game_options": gettext("game options"),
+    }
+    shown = []
+    for key, value in change["changes"].items():
+        if key == "scoring":
+            value = display.scoring_name(value)
+        elif key == "tiebreaks":
+            value = ", ".join(display.metric_name(k) for k in value)
+        elif key in ("forbidden_pairs", "game_options"):
+            value = ""
+        elif value is None:
+            value = "–"
+        shown.append({"setting": labels.get(key, key), "value": value})
+    return {**change, "shown": shown}
+
+
+# ---- rounds ------------------------------------------------------------------------------------------
+@require_POST
+def round_open(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    form = OpenRoundForm(request.POST, games=tournament.games)
+    if not form.is_valid():
+        return _tournament_page(request, tournament, status=400, open_form=form)
+    try:
+        rnd = services.round_open(
+            tournament=tournament,
+            expected_version=form.cleaned_data["expected_version"],
+            game=form.cleaned_data["game"] or None,
+            actor=request.user,
+        )
+    except ConcurrencyConflict as exc:
+        opened = selectors.round_open_now(tournament)
+        if opened is not None:  # two directors pressed the button: the other one's round is this one
+            messages.warning(
+                request,
+                gettext("Round %(number)s was opened meanwhile by someone else: here it is.")
+                % {"number": opened.number},
+            )
+            return redirect("round", tournament_id=tournament.pk, number=opened.number)
+        return _tournament_page(request, tournament, status=409, error=display.stale(exc), open_form=form)
+    except ServiceError as exc:
+        if exc.field in form.fields:
+            form.add_error(exc.field, display.refusal(exc))
+            return _tournament_page(request, tournament, status=exc.status_code, open_form=form)
+        return _tournament_page(request, tournament, status=exc.status_code, error=display.refusal(exc))
+    tables = rnd.tables.count()
+    messages.success(
+        request,
+        ngettext(
+            "Round %(number)s is open: %(count)s table is seated.",
+            "Round %(number)s is open: %(count)s tables are seated.",
+            tables,
+        )
+        % {"number": rnd.number, "count": tables},
+    )
+    return redirect("round", tournament_id=tournament.pk, number=rnd.number)
+
+
+def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = selectors.tournament_get(tournament_id)
+    if (denied := readable_or_denied(request, tournament)) is not None:
+        return denied
+    return _round_page(request, tournament, selectors.round_get(tournament, number))
+
+
+def round_progress(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """The round page's progress alone, which the page's script asks for every few seconds."""
+    tournament = selectors.tournament_get(tournament_id)
+    if (denied := readable_or_denied(request, tournament)) is not None:
+        return denied
+    rnd = selectors.round_get(tournament, number)
+    return render(
+        request,
+        "tournaments/_round_progress.html",
+        {
+            "tournament": tournament,
+            "progress": selectors.round_progress(rnd),
+            "can_direct": permissions.can_direct(request.user, tournament),
+        },
+    )
+
+
+def _round_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    rnd: Round,
+    *,
+    status: int = 200,
+    error: str | None = None,
+    abandon: AbandonForm | None = None,
+) -> HttpResponse:
+    tournament.refresh_from_db()
+    rnd.refresh_from_db()
+    progress = selectors.round_progress(rnd)
+    in_play = [t["number"] for t in progress["tables"] if t["progress"] == "in_play"]
+    can_direct = permissions.can_direct(request.user, tournament)
+    return render(
+        request,
+        "tournaments/round.html",
+        {
+            "tournament": tournament,
+            "round": rnd,
+            "progress": progress,
+            "can_direct": can_direct,
+            "abandon_form": (abandon or AbandonForm()).offer(in_play),
+            "error": error,
+            "refresh_seconds": LIVE_SECONDS,
+        },
+        status=status,
+    )
+
+
+@require_POST
+def round_close(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    rnd = selectors.round_get(tournament, number)
+    form = VersionedForm(request.POST)
+    if not form.is_valid():
+        return _round_page(request, tournament, rnd, status=400, error=gettext("The form was incomplete."))
+    try:
+        services.round_close(
+            tournament=tournament,
+            round_number=number,
+            expected_version=form.cleaned_data["expected_version"],
+            actor=request.user,
+        )
+    except ConcurrencyConflict as exc:
+        return _round_page(request, tournament, rnd, status=409, error=display.stale(exc))
+    except ServiceError as exc:
+        return _round_page(
+            request, tournament, rnd, status=exc.status_code, error=display.refusal(exc, round=number)
+        )
+    messages.success(request, gettext("Round %(number)s is closed.") % {"number": number})
+    return redirect("tournament", tournament_id=tournament.pk)
+
+
+@require_POST
+def table_abandon(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    rnd = selectors.round_get(tournament, number)
+    form = AbandonForm(request.POST)
+    if not form.is_valid():
+        return _round_page(request, tournament, rnd, status=400, abandon=form)
+    table = form.cleaned_data["table"]
+    try:
+        services.table_abandon(
+            tournament=tournament,
+            round_number=number,
+            table_number=table,
+            reason=form.cleaned_data["reason"],
+            expected_version=form.cleaned_data["expected_version"],
+            actor=request.user,
+        )
+    except ConcurrencyConflict as exc:
+        return _round_page(request, tournament, rnd, status=409, error=display.stale(exc), abandon=form)
+    except ServiceError as exc:
+        message = display.refusal(
+            exc,
+            {"tournament.reason": gettext("An abandoned table needs the director's reason.")},
+            table=table,
+            round=number,
+        )
+        _field_error(form, exc, message)
+        return _round_page(request, tournament, rnd, status=exc.status_code, abandon=form)
+    messages.success(
+        request, gettext("Table %(table)s is recorded as abandoned: it counts nothing.") % {"table": table}
+    )
+    return redirect("round", tournament_id=tournament.pk, number=number)

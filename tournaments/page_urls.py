@@ -1,0 +1,34 @@
+"""The tournament pages: the list, a new tournament, the director's night (the tournament, its rounds
+and tables), the standings, the live board, and a player's page. Names are global, as the header's
+links expect (``tournament-list``)."""
+
+from django.urls import path
+
+import segnapunti.converters  # noqa: F401  (registers <id:...>)
+from tournaments import director_views, views
+
+t = "tournaments/<id:tournament_id>/"
+r = t + "rounds/<id:number>/"
+
+urlpatterns = [
+    path("tournaments/", views.tournament_list, name="tournament-list"),
+    path("clubs/<id:club_id>/tournaments/new/", director_views.tournament_new, name="tournament-new"),
+    path(t, director_views.tournament_page, name="tournament"),
+    path(t + "settings/", director_views.tournament_settings, name="tournament-settings"),
+    path(t + "publish/", director_views.tournament_publish, name="tournament-publish"),
+    path(t + "registrations/", director_views.player_register, name="tournament-register"),
+    path(
+        t + "registrations/<id:player_id>/withdraw/",
+        director_views.player_withdraw,
+        name="tournament-withdraw",
+    ),
+    path(t + "rounds/", director_views.round_open, name="round-open"),
+    path(r, director_views.round_page, name="round"),
+    path(r + "progress/", director_views.round_progress, name="round-progress"),
+    path(r + "close/", director_views.round_close, name="round-close"),
+    path(r + "abandon/", director_views.table_abandon, name="table-abandon"),
+    path(t + "standings/", views.standings_page, name="tournament-standings"),
+    path(t + "live/", views.live_page, name="tournament-live"),
+    path(t + "live/board/", views.live_board, name="tournament-live-board"),
+    path("players/<id:player_id>/", views.player_page, name="player"),
+]
