@@ -7,7 +7,6 @@ goes to ``e2e-artifacts/`` (and the printed standings as a PDF)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,30 +22,14 @@ DESKTOP = {"width": 1280, "height": 900}
 PASSWORD = "una-sera-al-circolo"
 
 
-@pytest.fixture
-def contexts(browser: Any, live_server: Any) -> Iterator[Any]:
-    """Browser contexts on the live server, in English, closed at the end of the test (so that the
-    pages' polling stops with the server)."""
-    opened: list[Any] = []
-
-    def new(viewport: dict[str, int]) -> Any:
-        context = browser.new_context(viewport=viewport, base_url=live_server.url, locale="en-GB")
-        opened.append(context)
-        return context.new_page()
-
-    yield new
-    for context in opened:
-        context.close()
-
-
-def test_a_director_runs_a_tournament_night(contexts: Any, settings: Any, monkeypatch: Any) -> None:
+def test_a_director_runs_a_tournament_night(signed_in: Any, settings: Any, monkeypatch: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     monkeypatch.setattr(director_views, "LIVE_SECONDS", 1)  # the round page asks for news every second
     club = club_with_players(6)
     director = club.director
     director.set_password(PASSWORD)
     director.save()
-    page = contexts(PHONE)
+    page = signed_in(None, PHONE, locale="en-GB")
 
     # Sign in, and set up the tournament from the list of tournaments.
     page.goto("/accounts/login/?next=/tournaments/")
@@ -55,7 +38,7 @@ def test_a_director_runs_a_tournament_night(contexts: Any, settings: Any, monkey
     page.click("main button[type=submit]")
     page.click(f"text=New tournament at {club.people.club.name}")
     page.fill("input[name=name]", "Torneo del giovedì")
-    page.check("text=Tarocchi siciliani (3 giocatori)")
+    page.check("text=Sicilian Tarocchi (3 players)")
     page.select_option("select[name=tiebreaks] >> nth=0", "total")
     page.select_option("select[name=tiebreaks] >> nth=1", "tables_won")
     page.fill("input[name=rounds_planned]", "2")
@@ -93,7 +76,7 @@ def test_a_director_runs_a_tournament_night(contexts: Any, settings: Any, monkey
     for player in club.players:
         assert page.locator(f"#round-progress >> text={player.name}").count() == 1
     shot(page, "night-phone-3-round-1-seated")
-    desk = contexts(DESKTOP)
+    desk = signed_in(None, DESKTOP, locale="en-GB")
     desk.goto("/accounts/login/")
     desk.fill("input[name=username]", director.username)
     desk.fill("input[name=password]", PASSWORD)
@@ -117,7 +100,7 @@ def test_a_director_runs_a_tournament_night(contexts: Any, settings: Any, monkey
     # Anyone now reads the standings: ranked, with why each row is below the one above.
     rows = Standings.objects.get(tournament=t).data["rows"]
     assert len(rows) == 6 and [r["rank"] for r in rows] == [1, 2, 3, 4, 5, 6]
-    reader = contexts(DESKTOP)
+    reader = signed_in(None, DESKTOP, locale="en-GB")
     reader.goto(f"/tournaments/{t.pk}/standings/")
     names = reader.locator("table.standings td.name").all_inner_texts()
     assert names == [r["name"] for r in rows]
@@ -126,7 +109,7 @@ def test_a_director_runs_a_tournament_night(contexts: Any, settings: Any, monkey
     assert why[0].strip().startswith(f"{rows[0]['name']} above {rows[1]['name']}:")
     assert reader.locator("text=Includes the event log up to position").count() == 1
     shot(reader, "night-desktop-standings")
-    phone_reader = contexts(PHONE)
+    phone_reader = signed_in(None, PHONE, locale="en-GB")
     phone_reader.goto(f"/tournaments/{t.pk}/standings/")
     shot(phone_reader, "night-phone-6-standings")
 

@@ -66,7 +66,7 @@ def test_the_page_lists_the_player_s_tournaments_and_matches(
         won = mine in match.sheet["winners"]
         assert ("won" in row) == won and ("place " in row) != won
         assert f" {total} " in row
-    assert "Tarocchi siciliani (3 giocatori)" in shown and "tarocchi</td>" not in body
+    assert "Sicilian Tarocchi (3 players)" in shown and "tarocchi</td>" not in body
 
 
 def text_of(body: str, match_id: int) -> str:
@@ -89,7 +89,7 @@ def test_a_rating_chart_per_game_is_drawn_on_the_server(
     svg = re.search(r'<svg class="chart".*?</svg>', body, re.S)
     assert svg is not None
     chart = svg.group(0)
-    assert 'role="img"' in chart and '<title id="rating-tarocchi-title">Rating at Tarocchi' in chart
+    assert 'role="img"' in chart and '<title id="rating-tarocchi-title">Rating at Sicilian Tarocchi' in chart
     assert "Rated matches" in chart and "Rating (mu − 3 sigma)" in chart
     width, height = (float(v) for v in re.search(r'viewBox="0 0 (\S+) (\S+)"', chart).groups())  # type: ignore[union-attr]
     points = [(float(x), float(y)) for x, y in re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)"', chart)]

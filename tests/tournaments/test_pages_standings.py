@@ -106,7 +106,7 @@ def test_the_page_says_which_tables_it_includes_and_how_fresh_it_is(played: Tour
     shown = text(browser(None).get(f"/tournaments/{played.pk}/standings/"))
 
     assert "Includes every game up to" in shown
-    assert "Round 1 (Tarocchi siciliani (3 giocatori)): tables 1, 2 counted; table 3 abandoned." in shown
+    assert "Round 1 (Sicilian Tarocchi (3 players)): tables 1, 2 counted; table 3 abandoned." in shown
     assert "Round 1, table 3 was abandoned (the lights went out): it counts nothing." in shown
 
 
@@ -185,7 +185,7 @@ def test_the_live_board_shows_the_round_and_the_top_of_the_standings(played: Tou
     fragment = board.content.decode()
     assert "<html" not in fragment and "<header" not in fragment
     shown = text(board)
-    assert "Round 1 · Tarocchi siciliani (3 giocatori)" in shown and "2 of 3 tables finished" in shown
+    assert "Round 1 · Sicilian Tarocchi (3 players)" in shown and "2 of 3 tables finished" in shown
     rows = standings_of(played)["rows"]
     assert all(r["name"] in shown for r in rows)  # nine players: all in the top ten
     assert "total" in shown and "tables won" in shown and "average rank" in shown
