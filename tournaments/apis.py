@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -43,7 +44,7 @@ class TournamentAccess(BasePermission):
             return permissions.can_create(request.user, obj)
         assert isinstance(obj, Tournament)
         if not permissions.can_read(request.user, obj):
-            raise NotFound("no such tournament")
+            raise NotFound(gettext("no such tournament"))
         return need == "read" or permissions.can_direct(request.user, obj)
 
 

@@ -19,8 +19,9 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
-from scoring import store
+from scoring import store, words
 from scoring.events import Event
 from scoring.models import Match
 from scoring.rules import InvalidOptions, RulesError, game_names, get_game
@@ -41,22 +42,28 @@ RANKING_SETTINGS = ("scoring", "tiebreaks", "sit_out_score")
 # ---- checks ------------------------------------------------------------------------------------------
 def _check_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise Invalid("tournament.name", "a tournament needs a name", field="name")
+        raise Invalid("tournament.name", gettext("a tournament needs a name"), field="name")
     if len(name.strip()) > 120:
-        raise Invalid("tournament.name", "a name has at most 120 characters", field="name")
+        raise Invalid(
+            "tournament.name", gettext("a name has at most {n} characters").format(n=120), field="name"
+        )
     return name.strip()
 
 
 def _check_games(games: Any) -> list[str]:
     if not isinstance(games, list | tuple) or not games or not all(isinstance(g, str) for g in games):
-        raise Invalid("tournament.games", "games lists at least one game name", field="games")
+        raise Invalid("tournament.games", gettext("games lists at least one game name"), field="games")
     for game in games:
         if game not in game_names():
             raise Invalid(
-                "tournament.games", f"unknown game {game!r} (one of {', '.join(game_names())})", field="games"
+                "tournament.games",
+                gettext("unknown game {game!r} (one of {games})").format(
+                    game=game, games=", ".join(game_names())
+                ),
+                field="games",
             )
     if len(set(games)) != len(games):
-        raise Invalid("tournament.games", "each game is listed once", field="games")
+        raise Invalid("tournament.games", gettext("each game is listed once"), field="games")
     return list(games)
 
 
@@ -65,14 +72,16 @@ def _check_game_options(games: Sequence[str], options: Any) -> dict[str, dict[st
         return {}
     if not isinstance(options, Mapping):
         raise Invalid(
-            "tournament.game_options", "game_options maps a game to its options", field="game_options"
+            "tournament.game_options",
+            gettext("game_options maps a game to its options"),
+            field="game_options",
         )
     out: dict[str, dict[str, Any]] = {}
     for game, values in options.items():
         if game not in games:
             raise Invalid(
                 "tournament.game_options",
-                f"{game!r} is not one of this tournament's games",
+                gettext("{game!r} is not one of this tournament's games").format(game=game),
                 field="game_options",
             )
         try:
@@ -80,7 +89,7 @@ def _check_game_options(games: Sequence[str], options: Any) -> dict[str, dict[st
             ruleset.validate(values)
         except (InvalidOptions, RulesError) as exc:
             raise Invalid(
-                "tournament.game_options", f"{game}: {exc.message}", field=f"game_options.{game}"
+                "tournament.game_options", f"{words.game(game)}: {exc.message}", field=f"game_options.{game}"
             ) from exc
         out[game] = dict(values)
     return out
@@ -89,13 +98,17 @@ def _check_game_options(games: Sequence[str], options: Any) -> dict[str, dict[st
 def _check_scoring(scoring: Any, games: Sequence[str]) -> str:
     if scoring not in SCORING_METHODS:
         raise Invalid(
-            "tournament.scoring", f"scoring is one of {', '.join(SCORING_METHODS)}", field="scoring"
+            "tournament.scoring",
+            gettext("scoring is one of {methods}").format(methods=", ".join(SCORING_METHODS)),
+            field="scoring",
         )
     if scoring == "natural" and len(games) > 1:
         raise Refused(
             "tournament.scoring",
-            "natural totals of different games cannot be added up: "
-            "use rank_points for a league of several games",
+            gettext(
+                "natural totals of different games cannot be added up: "
+                "use rank_points for a league of several games"
+            ),
             field="scoring",
         )
     return str(scoring)
@@ -103,7 +116,7 @@ def _check_scoring(scoring: Any, games: Sequence[str]) -> str:
 
 def _check_tiebreaks(tiebreaks: Any) -> list[str]:
     if not isinstance(tiebreaks, list | tuple) or not all(isinstance(k, str) for k in tiebreaks):
-        raise Invalid("tiebreaks.malformed", "tiebreaks lists criteria by key", field="tiebreaks")
+        raise Invalid("tiebreaks.malformed", gettext("tiebreaks lists criteria by key"), field="tiebreaks")
     try:
         check_precedence(tiebreaks)
     except StandingsError as exc:
@@ -118,10 +131,12 @@ def _check_score(value: Any, field: str) -> str:
         score = Fraction(str(value))
     except (ValueError, ZeroDivisionError):
         raise Invalid(
-            "tournament.score", f"{field} is a whole number or an exact fraction", field=field
+            "tournament.score",
+            gettext("{field} is a whole number or an exact fraction").format(field=field),
+            field=field,
         ) from None
     if abs(score) > 10**9:
-        raise Invalid("tournament.score", f"{field} is out of range", field=field)
+        raise Invalid("tournament.score", gettext("{field} is out of range").format(field=field), field=field)
     return str(score)
 
 
@@ -130,7 +145,9 @@ def _check_rounds_planned(value: Any) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROUNDS:
         raise Invalid(
-            "tournament.rounds_planned", f"rounds_planned is from 1 to {MAX_ROUNDS}", field="rounds_planned"
+            "tournament.rounds_planned",
+            gettext("rounds_planned is from 1 to {n}").format(n=MAX_ROUNDS),
+            field="rounds_planned",
         )
     return value
 
@@ -146,7 +163,7 @@ def _check_pairs(pairs: Any) -> list[list[int]]:
     if not ok:
         raise Invalid(
             "tournament.forbidden_pairs",
-            "forbidden_pairs lists pairs of two different player ids",
+            gettext("forbidden_pairs lists pairs of two different player ids"),
             field="forbidden_pairs",
         )
     return [sorted(p) for p in pairs]
@@ -157,14 +174,16 @@ def _check_scorers(club: Club, scorers: Sequence[Any]) -> list[Any]:
         role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
         if role not in (Membership.Role.DIRECTOR, Membership.Role.SCORER):
             raise Refused(
-                "tournament.scorers", f"{user} is not a scorer or director of {club}", field="scorers"
+                "tournament.scorers",
+                gettext("{user} is not a scorer or director of {club}").format(user=user, club=club),
+                field="scorers",
             )
     return list(scorers)
 
 
 def _check_reason(reason: Any, *, required: bool, what: str) -> str:
     if not isinstance(reason, str):
-        raise Invalid("tournament.reason", "reason is text", field="reason")
+        raise Invalid("tournament.reason", gettext("reason is text"), field="reason")
     if required and not reason.strip():
         raise Refused("tournament.reason", what, field="reason")
     return reason.strip()
@@ -176,7 +195,7 @@ def _lock(tournament: Tournament, expected_version: Any) -> Tournament:
     stream is at ``expected_version``."""
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise Invalid(
-            "version.malformed", "expected_version must be a whole number", field="expected_version"
+            "version.malformed", gettext("expected_version must be a whole number"), field="expected_version"
         )
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if locked.version != expected_version:
@@ -214,7 +233,11 @@ def tournament_create(
     """Set up a league or a tournament at a club; its director is the one who creates it."""
     name = _check_name(name)
     if kind not in Tournament.Kind.values:
-        raise Invalid("tournament.kind", f"kind is one of {', '.join(Tournament.Kind.values)}", field="kind")
+        raise Invalid(
+            "tournament.kind",
+            gettext("kind is one of {kinds}").format(kinds=", ".join(Tournament.Kind.values)),
+            field="kind",
+        )
     games = _check_games(games)
     options = _check_game_options(games, game_options)
     scoring = _check_scoring(scoring, games)
@@ -223,7 +246,7 @@ def tournament_create(
     if seed is None:
         seed = secrets.randbelow(2**31)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise Invalid("tournament.seed", "seed is a whole number from 0", field="seed")
+        raise Invalid("tournament.seed", gettext("seed is a whole number from 0"), field="seed")
     planned = _check_rounds_planned(rounds_planned)
     pairs = _check_pairs(list(forbidden_pairs))
     assigned = _check_scorers(club, scorers)
@@ -288,7 +311,11 @@ def tournament_update(
     }
     unknown = set(changes) - allowed
     if unknown:
-        raise Invalid("tournament.field", f"{sorted(unknown)[0]} cannot be changed", field=sorted(unknown)[0])
+        raise Invalid(
+            "tournament.field",
+            gettext("{field} cannot be changed").format(field=sorted(unknown)[0]),
+            field=sorted(unknown)[0],
+        )
     with transaction.atomic():
         t = _lock(tournament, expected_version)
         new: dict[str, Any] = {}
@@ -308,13 +335,15 @@ def tournament_update(
             new["forbidden_pairs"] = _check_pairs(changes["forbidden_pairs"])
         new = {k: v for k, v in new.items() if getattr(t, k) != v}
         if not new:
-            raise Refused("tournament.unchanged", "nothing to change", field=None)
+            raise Refused("tournament.unchanged", gettext("nothing to change"), field=None)
         started = t.rounds.exists()
         ranking = [k for k in new if k in RANKING_SETTINGS]
         why = _check_reason(
             reason,
             required=started and bool(ranking),
-            what=f"round 1 has been played: changing {', '.join(ranking)} needs the director's reason",
+            what=gettext("round 1 has been played: changing {settings} needs the director's reason").format(
+                settings=", ".join(ranking)
+            ),
         )
         _append(t, events.TournamentChanged(changes=new, reason=why), actor)
         for key, value in new.items():
@@ -335,11 +364,15 @@ def player_register(
         if player.club_id != t.club_id and not guest:
             raise Refused(
                 "registration.other_club",
-                f"{player} plays for another club: register him as a guest",
+                gettext("{player} plays for another club: register him as a guest").format(player=player),
                 field="guest",
             )
         if Registration.objects.filter(tournament=t, player=player).exists():
-            raise Refused("registration.twice", f"{player} is already registered", field="player")
+            raise Refused(
+                "registration.twice",
+                gettext("{player} is already registered").format(player=player),
+                field="player",
+            )
         guest = guest and player.club_id != t.club_id
         _append(t, events.PlayerRegistered(player=player.pk, name=player.name, guest=guest), actor)
         registration = Registration.objects.create(tournament=t, player=player, guest=guest)
@@ -355,8 +388,12 @@ def player_withdraw(
         t = _lock(tournament, expected_version)
         registration = Registration.objects.filter(tournament=t, player=player, active=True).first()
         if registration is None:
-            raise Refused("registration.none", f"{player} is not playing in {t}", field="player")
-        why = _check_reason(reason, required=True, what="a withdrawal needs a reason")
+            raise Refused(
+                "registration.none",
+                gettext("{player} is not playing in {tournament}").format(player=player, tournament=t),
+                field="player",
+            )
+        why = _check_reason(reason, required=True, what=gettext("a withdrawal needs a reason"))
         _append(t, events.PlayerWithdrawn(player=player.pk, reason=why), actor)
         registration.active = False
         registration.save(update_fields=["active"])
@@ -370,7 +407,7 @@ def standings_publish(
     with transaction.atomic():
         t = _lock(tournament, expected_version)
         if t.published == published:
-            raise Refused("tournament.unchanged", "the standings are already so", field="published")
+            raise Refused("tournament.unchanged", gettext("the standings are already so"), field="published")
         _append(t, events.StandingsPublished(published=published), actor)
         t.published = published
         t.save(update_fields=["published"])
@@ -403,21 +440,29 @@ def round_open(
         if t.rounds.filter(status=Round.Status.OPEN).exists():
             current = t.rounds.get(status=Round.Status.OPEN)
             raise Refused(
-                "round.open", f"round {current.number} is still open: close it first", field="round"
+                "round.open",
+                gettext("round {n} is still open: close it first").format(n=current.number),
+                field="round",
             )
         if game is None:
             if len(t.games) > 1:
                 raise Invalid(
-                    "round.game", f"name the game of this round (one of {', '.join(t.games)})", field="game"
+                    "round.game",
+                    gettext("name the game of this round (one of {games})").format(games=", ".join(t.games)),
+                    field="game",
                 )
             game = t.games[0]
         if game not in t.games:
-            raise Invalid("round.game", f"{game!r} is not one of {', '.join(t.games)}", field="game")
+            raise Invalid(
+                "round.game",
+                gettext("{game!r} is not one of {games}").format(game=game, games=", ".join(t.games)),
+                field="game",
+            )
         number = (t.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         if seed is None:
             seed = round_seed(t, number)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise Invalid("round.seed", "seed is a whole number from 0", field="seed")
+            raise Invalid("round.seed", gettext("seed is a whole number from 0"), field="seed")
         registrations = list(
             Registration.objects.filter(tournament=t, active=True)
             .select_related("player")
@@ -429,7 +474,9 @@ def round_open(
         if len(players) < smallest:
             raise Refused(
                 "round.too_few",
-                f"{len(players)} players registered: a table of {rules.title} needs {smallest}",
+                gettext("{count} players registered: a table of {game} needs {smallest}").format(
+                    count=len(players), game=words.game(game), smallest=smallest
+                ),
                 field="round",
             )
         history, history_sit_outs, history_dealers = _history(t)
@@ -461,7 +508,10 @@ def round_open(
                 seats=[players[p] for p in table.players],
                 dealer=table.dealer,
                 options=options,
-                title=f"{t.name} · round {number} · table {i}",
+                # In the director's language at the time: a title is the match's name, kept as written.
+                title=gettext("{tournament} · round {n} · table {table}").format(
+                    tournament=t.name, n=number, table=i
+                ),
                 published=t.published,
                 scorers=scorers,
                 guests=True,  # registered guests of other clubs sit at the tables too
@@ -515,9 +565,9 @@ def _history(t: Tournament) -> tuple[list[list[list[int]]], list[list[int]], lis
 def _open_round(t: Tournament, number: int) -> Round:
     rnd = t.rounds.filter(number=number).first()
     if rnd is None:
-        raise Refused("round.unknown", f"there is no round {number}", field="round")
+        raise Refused("round.unknown", gettext("there is no round {n}").format(n=number), field="round")
     if rnd.status != Round.Status.OPEN:
-        raise Refused("round.closed", f"round {number} is closed", field="round")
+        raise Refused("round.closed", gettext("round {n} is closed").format(n=number), field="round")
     return rnd
 
 
@@ -531,17 +581,29 @@ def table_abandon(
     actor: User | None,
 ) -> Table:
     """Record that a table's match stopped unfinished: the round can close, and the table counts nothing."""
-    why = _check_reason(reason, required=True, what="an abandoned table needs the director's reason")
+    why = _check_reason(reason, required=True, what=gettext("an abandoned table needs the director's reason"))
     with transaction.atomic():
         t = _lock(tournament, expected_version)
         rnd = _open_round(t, round_number)
         table = rnd.tables.select_related("match").filter(number=table_number).first()
         if table is None:
-            raise Refused("table.unknown", f"round {round_number} has no table {table_number}", field="table")
+            raise Refused(
+                "table.unknown",
+                gettext("round {n} has no table {table}").format(n=round_number, table=table_number),
+                field="table",
+            )
         if table.abandoned:
-            raise Refused("table.abandoned", f"table {table_number} is already abandoned", field="table")
+            raise Refused(
+                "table.abandoned",
+                gettext("table {table} is already abandoned").format(table=table_number),
+                field="table",
+            )
         if table.match.status == Match.Status.FINISHED:
-            raise Refused("table.finished", f"table {table_number} has finished its match", field="table")
+            raise Refused(
+                "table.finished",
+                gettext("table {table} has finished its match").format(table=table_number),
+                field="table",
+            )
         _append(t, events.TableAbandoned(round=round_number, table=table_number, reason=why), actor)
         table.abandoned = True
         table.abandon_reason = why
@@ -566,7 +628,9 @@ def round_close(
             listed = ", ".join(str(n) for n in waiting)
             raise Refused(
                 "round.unfinished",
-                f"table {listed} has not finished: finish it, or record it as abandoned with a reason",
+                gettext(
+                    "table {tables} has not finished: finish it, or record it as abandoned with a reason"
+                ).format(tables=listed),
                 field="round",
             )
         appended = _append(t, events.RoundClosed(number=round_number), actor)
