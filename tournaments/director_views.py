@@ -27,6 +27,7 @@ from segnapunti.errors import ServiceError
 from tournaments import display, permissions, selectors, services
 from tournaments.forms import (
     AbandonForm,
+    JoinForm,
     OpenRoundForm,
     PublishForm,
     RegisterForm,
@@ -116,6 +117,7 @@ def _tournament_page(
     error: str | None = None,
     register: RegisterForm | None = None,
     guest: RegisterForm | None = None,
+    join: JoinForm | None = None,
     withdraw: tuple[int, WithdrawForm] | None = None,
     open_form: OpenRoundForm | None = None,
 ) -> HttpResponse:
@@ -136,6 +138,7 @@ def _tournament_page(
         context.update(
             register_form=register or RegisterForm(choices=[(p.pk, p.name) for p in candidates["members"]]),
             guest_form=guest or RegisterForm(choices=guests, prefix="guest"),
+            join_form=join or JoinForm(prefix="join"),
             has_guests=bool(guests),
             withdraw_player=withdraw[0] if withdraw else None,
             withdraw_form=withdraw[1] if withdraw else None,
@@ -183,6 +186,34 @@ def player_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
         messages.success(request, gettext("%(player)s registered as a guest.") % {"player": player.name})
     else:
         messages.success(request, gettext("%(player)s registered.") % {"player": player.name})
+    return redirect("tournament", tournament_id=tournament.pk)
+
+
+@require_POST
+def player_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A walk-in, not yet a player of the club: added to the club and registered in one step."""
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    form = JoinForm(request.POST, prefix="join")
+    if not form.is_valid():
+        return _tournament_page(request, tournament, status=400, join=form)
+    try:
+        registration = services.player_join(
+            tournament=tournament,
+            name=form.cleaned_data["name"],
+            expected_version=form.cleaned_data["expected_version"],
+            actor=request.user,
+        )
+    except ConcurrencyConflict as exc:
+        return _tournament_page(request, tournament, status=409, error=display.stale(exc), join=form)
+    except ServiceError as exc:
+        form.add_error("name" if exc.field == "name" else None, exc.message)
+        return _tournament_page(request, tournament, status=exc.status_code, join=form)
+    messages.success(
+        request,
+        gettext("%(player)s joined the club and is registered.") % {"player": registration.player.name},
+    )
     return redirect("tournament", tournament_id=tournament.pk)
 
 

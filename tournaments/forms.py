@@ -196,6 +196,12 @@ class RegisterForm(VersionedForm):
         self.fields["player"].widget.choices = [("", "—"), *choices]
 
 
+class JoinForm(VersionedForm):
+    """A walk-in: a new player of the club, registered at once."""
+
+    name = forms.CharField(label=_("New player"), max_length=120)
+
+
 class WithdrawForm(VersionedForm):
     reason = forms.CharField(label=_("Reason"), required=False, max_length=2000)
 

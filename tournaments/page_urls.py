@@ -17,6 +17,7 @@ urlpatterns = [
     path(t + "settings/", director_views.tournament_settings, name="tournament-settings"),
     path(t + "publish/", director_views.tournament_publish, name="tournament-publish"),
     path(t + "registrations/", director_views.player_register, name="tournament-register"),
+    path(t + "registrations/new-player/", director_views.player_join, name="tournament-join"),
     path(
         t + "registrations/<id:player_id>/withdraw/",
         director_views.player_withdraw,

@@ -380,6 +380,33 @@ def player_register(
     return registration
 
 
+def player_join(
+    *, tournament: Tournament, name: Any, expected_version: Any, actor: User | None = None
+) -> Registration:
+    """A walk-in: a new player of the tournament's club, registered at once (both or neither). A name the
+    club already has is refused, so that nobody is entered twice: register that player instead."""
+    if not isinstance(name, str) or not name.strip():
+        raise Invalid("player.name", gettext("a new player needs a name"), field="name")
+    name = name.strip()
+    if len(name) > Player._meta.get_field("name").max_length:  # type: ignore[operator]
+        raise Invalid("player.name", gettext("a name has at most {n} characters").format(n=120), field="name")
+    if "\x00" in name:
+        raise Invalid("player.name", gettext("a name cannot hold the NUL character"), field="name")
+    with transaction.atomic():
+        if Player.objects.filter(club_id=tournament.club_id, name__iexact=name).exists():
+            raise Refused(
+                "player.exists",
+                gettext("{player} is already a player of the club: register him from the list").format(
+                    player=name
+                ),
+                field="name",
+            )
+        player = Player.objects.create(club_id=tournament.club_id, name=name)
+        return player_register(
+            tournament=tournament, player=player, expected_version=expected_version, actor=actor
+        )
+
+
 def player_withdraw(
     *, tournament: Tournament, player: Player, reason: str, expected_version: int, actor: User | None
 ) -> Registration:

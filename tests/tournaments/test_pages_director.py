@@ -22,7 +22,7 @@ from tests.scoring.api_support import first_irregular, play, service_record
 from tests.scoring.factories import ClubFactory, PlayerFactory
 from tests.tournaments.page_support import browser, follow, log_size, text
 from tests.tournaments.support import Club, club_with_players, finish_match, open_round, tournament
-from tournaments.models import Registration, Round, Tournament
+from tournaments.models import Player, Registration, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -163,6 +163,47 @@ def test_players_are_registered_as_they_arrive(club: Club, director: Client, emp
     assert "Anna registered." in text(after)
     assert f'<option value="{anna.pk}">Anna</option>' not in after.content.decode()  # offered no more
     assert "1 player registered" in text(after)
+
+
+def test_a_walk_in_joins_the_club_and_is_registered_in_one_step(
+    club: Club, director: Client, empty: Tournament
+) -> None:
+    response = director.post(
+        url(empty, "registrations/new-player/"),
+        {"join-expected_version": fresh(empty), "join-name": " Zeno "},
+    )
+    after = follow(director, response)
+
+    zeno = Player.objects.get(club=empty.club, name="Zeno")
+    assert Registration.objects.filter(tournament=empty, player=zeno, guest=False).exists()
+    assert "Zeno joined the club and is registered." in text(after)
+
+
+def test_a_walk_in_with_a_name_the_club_has_is_refused_and_nothing_is_written(
+    club: Club, director: Client, empty: Tournament
+) -> None:
+    players, before = Player.objects.count(), log_size()
+
+    response = director.post(
+        url(empty, "registrations/new-player/"),
+        {"join-expected_version": fresh(empty), "join-name": club.players[0].name.upper()},
+    )
+
+    assert response.status_code == 422
+    assert "is already a player of the club" in response.context["join_form"].errors["name"][0]
+    assert Player.objects.count() == players and log_size() == before
+
+
+def test_a_walk_in_on_a_stale_page_adds_nobody(club: Club, director: Client, empty: Tournament) -> None:
+    players = Player.objects.count()
+
+    response = director.post(
+        url(empty, "registrations/new-player/"),
+        {"join-expected_version": fresh(empty) + 1, "join-name": "Zeno"},
+    )
+
+    assert response.status_code == 409
+    assert Player.objects.count() == players
 
 
 def test_registering_twice_is_refused_on_the_player_field(
