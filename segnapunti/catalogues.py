@@ -9,9 +9,9 @@ language in the header and clears the header's "fuzzy" mark (a compiler skips a 
 is fuzzy), and fills the English catalogue's new entries with their source text: the source strings are
 English, so English is complete by construction and any entry may still be reworded there.
 ``python -m segnapunti.catalogues check`` prints what is missing, the same check the test suite runs.
-For translators: ``… todo LANG`` prints the entries of that language still to translate as JSON
-(``{source: ""}``), and ``… fill LANG FILE.json`` writes the translations of such a file into the
-catalogues that hold those entries.
+For translators: ``… todo LANG`` prints the entries of that language still to translate as a JSON list
+(source text, context, plural, and an empty translation), and ``… fill LANG FILE.json`` writes the
+translations of such a list into the catalogues that hold those entries.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
@@ -149,32 +150,50 @@ def _fill_from_source(text: str) -> str:
     return entry.sub(fill, text)
 
 
-def todo(language: str) -> dict[str, str]:
-    """The source texts of ``language`` still untranslated or fuzzy, in every catalogue."""
-    out: dict[str, str] = {}
+def _key(message: Message) -> tuple[str | None, str]:
+    msgid = message.id[0] if isinstance(message.id, tuple | list) else message.id
+    return (message.context, msgid)
+
+
+def todo(language: str) -> list[dict[str, Any]]:
+    """The entries of ``language`` still untranslated or fuzzy, in every catalogue: each with its source
+    text, its context (where the same words mean different things), its plural, and an empty
+    ``translation`` to fill (a string, or a list of its plural forms)."""
+    out: dict[tuple[str | None, str], dict[str, Any]] = {}
     for path in po_files(language):
-        for message in load(path):
-            if message.id and (message.fuzzy or not _strings(message)):
-                key = message.id[0] if isinstance(message.id, tuple | list) else message.id
-                out[key] = ""
-    return out
+        catalog = load(path)
+        forms = catalog.num_plurals
+        for message in catalog:
+            if not message.id or not (message.fuzzy or not _strings(message)):
+                continue
+            context, msgid = _key(message)
+            entry: dict[str, Any] = {"msgid": msgid, "translation": ""}
+            if context:
+                entry["context"] = context
+            if isinstance(message.id, tuple | list):
+                entry["plural"] = message.id[1]
+                entry["translation"] = [""] * forms
+            out[(context, msgid)] = entry
+    return list(out.values())
 
 
-def fill(language: str, translations: dict[str, str | list[str]]) -> int:
-    """Write the translations given (a string, or a list of plural forms) into the catalogues of
+def fill(language: str, entries: list[dict[str, Any]]) -> int:
+    """Write the translations of such entries (as :func:`todo` gives them) into the catalogues of
     ``language`` that hold their source texts; the number of entries written."""
+    given = {
+        (e.get("context") or None, e["msgid"]): e["translation"] for e in entries if e.get("translation")
+    }
     written = 0
     for path in po_files(language):
         catalog = load(path)
         changed = False
         for message in catalog:
-            key = message.id[0] if isinstance(message.id, tuple | list) else message.id
-            if not key or key not in translations or not translations[key]:
+            key = _key(message)
+            if not key[1] or key not in given:
                 continue
-            value = translations[key]
+            value = given[key]
             if isinstance(message.id, tuple | list):
-                forms = value if isinstance(value, list) else [value]
-                message.string = tuple(forms)
+                message.string = tuple(value if isinstance(value, list) else [value] * catalog.num_plurals)
             else:
                 message.string = value if isinstance(value, str) else value[0]
             message.flags.discard("fuzzy")

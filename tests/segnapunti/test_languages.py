@@ -115,3 +115,36 @@ def test_tidy_fills_english_from_the_source_and_clears_the_fuzzy_header(tmp_path
     assert 'msgid "Seat"\nmsgstr "Seat"\n' in text
     assert 'msgstr[0] "one trick"\nmsgstr[1] "{n} tricks"\n' in text
     assert 'msgstr "Round of play"' in text  # a translation already there stays
+
+
+def test_a_translator_s_list_goes_back_into_the_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    po = tmp_path / "locale" / "it" / "LC_MESSAGES" / "django.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Language: it\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+        'msgctxt "phase"\nmsgid "deal"\nmsgstr ""\n\n'
+        'msgctxt "column"\nmsgid "deal"\nmsgstr ""\n\n'
+        'msgid "{n} trick"\nmsgid_plural "{n} tricks"\nmsgstr[0] ""\nmsgstr[1] ""\n\n'
+        'msgid "Seat"\nmsgstr "Posto"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(catalogues, "BASE_DIR", tmp_path)
+
+    todo = catalogues.todo("it")
+
+    assert todo == [
+        {"msgid": "deal", "context": "phase", "translation": ""},
+        {"msgid": "deal", "context": "column", "translation": ""},
+        {"msgid": "{n} trick", "plural": "{n} tricks", "translation": ["", ""]},
+    ]
+    todo[0]["translation"], todo[1]["translation"] = "distribuzione", "smazzata"
+    todo[2]["translation"] = ["{n} presa", "{n} prese"]
+    assert catalogues.fill("it", todo) == 3
+    assert catalogues.problems(po) == []
+    catalog = catalogues.load(po)
+    assert catalog.get("deal", context="phase").string == "distribuzione"
+    assert catalog.get("deal", context="column").string == "smazzata"
+    assert catalog.get(("{n} trick", "{n} tricks")).string == ("{n} presa", "{n} prese")
+    assert catalog.get("Seat").string == "Posto"
