@@ -422,7 +422,7 @@ def default_seat(state: Mapping[str, Any]) -> int | None:
 # ---- outcomes, the sheet, the table's facts ------------------------------------------------------
 UNITS = {
     "points": pgettext_lazy("unit", "points"),
-    "chips": pgettext_lazy("unit", "jetons"),
+    "jetons": pgettext_lazy("unit", "jetons"),
     "stakes": pgettext_lazy("unit", "stakes"),
 }
 

@@ -6,8 +6,8 @@ each ``.po`` file whose ``.mo`` is missing or older, with Babel: no system tool 
 
 ``python -m segnapunti.catalogues tidy`` (run by ``make messages``) gives each new ``.po`` file its
 language in the header and clears the header's "fuzzy" mark (a compiler skips a catalogue whose header
-is fuzzy), and fills the English catalogue's new entries with their source text: the source strings are
-English, so English is complete by construction and any entry may still be reworded there.
+is fuzzy), and gives every entry of the English catalogue its source text: the source strings are
+English, so English is complete by construction (a wording is changed in the source).
 ``python -m segnapunti.catalogues check`` prints what is missing, the same check the test suite runs.
 For translators: ``… todo LANG`` prints the entries of that language still to translate as a JSON list
 (source text, context, plural, and an empty translation), and ``… fill LANG FILE.json`` writes the
@@ -123,31 +123,32 @@ def tidy(path: Path) -> bool:
     lang = language_of(path)
     new = re.sub(r'\A((?:#[^\n]*\n)*?)#, fuzzy\n(msgid "")', r"\1\2", text, count=1)
     new = new.replace('"Language: \\n"', f'"Language: {lang}\\n"', 1)
-    if lang == SOURCE_LANGUAGE:
-        new = _fill_from_source(new)
     if new != text:
         path.write_text(new, encoding="utf-8")
-        return True
-    return False
+    if lang == SOURCE_LANGUAGE:
+        return _english_from_source(path) or new != text
+    return new != text
 
 
-def _fill_from_source(text: str) -> str:
-    """Copy each untranslated singular entry's msgid into its msgstr (plural entries get both forms)."""
-    entry = re.compile(
-        r'(?m)^(msgid ((?:"[^\n]*"\n)+))(msgid_plural ((?:"[^\n]*"\n)+))?'
-        r'((?:msgstr(?:\[\d\])? (?:"[^\n]*"\n)+)+)'
-    )
-
-    def fill(m: re.Match[str]) -> str:
-        msgid, plural, strings = m.group(2), m.group(4), m.group(5)
-        empty = {'msgstr ""', 'msgstr[0] ""', 'msgstr[1] ""', '""'}
-        if msgid == '""\n' or any(line not in empty for line in strings.strip().split("\n")):
-            return m.group(0)
-        if plural:
-            return f"{m.group(1)}{m.group(3)}msgstr[0] {msgid}msgstr[1] {plural}"
-        return f"{m.group(1)}msgstr {msgid}"
-
-    return entry.sub(fill, text)
+def _english_from_source(path: Path) -> bool:
+    """Every English entry says its source text (a fuzzy guess of ``makemessages`` included): the source
+    is English, and a wording is changed there."""
+    catalog = load(path)
+    changed = False
+    for message in catalog:
+        if not message.id:
+            continue
+        wanted: str | tuple[str, ...] = (
+            tuple(message.id) if isinstance(message.id, tuple | list) else message.id
+        )
+        if message.string != wanted or message.fuzzy:
+            message.string = wanted
+            message.flags.discard("fuzzy")
+            changed = True
+    if changed:
+        with path.open("wb") as f:
+            write_po(f, catalog, width=0, no_location=True)
+    return changed
 
 
 def _key(message: Message) -> tuple[str | None, str]:

@@ -96,7 +96,7 @@ def test_the_completeness_check_catches_what_it_should(
     assert len(found) == 3
 
 
-def test_tidy_fills_english_from_the_source_and_clears_the_fuzzy_header(tmp_path: Path) -> None:
+def test_tidy_gives_english_its_source_and_clears_the_fuzzy_header(tmp_path: Path) -> None:
     po = tmp_path / "en" / "LC_MESSAGES" / "django.po"
     po.parent.mkdir(parents=True)
     po.write_text(
@@ -114,7 +114,7 @@ def test_tidy_fills_english_from_the_source_and_clears_the_fuzzy_header(tmp_path
     assert '"Language: en\\n"' in text
     assert 'msgid "Seat"\nmsgstr "Seat"\n' in text
     assert 'msgstr[0] "one trick"\nmsgstr[1] "{n} tricks"\n' in text
-    assert 'msgstr "Round of play"' in text  # a translation already there stays
+    assert 'msgid "Round"\nmsgstr "Round"\n' in text  # English says its source, whatever was there
 
 
 def test_a_translator_s_list_goes_back_into_the_catalogue(
