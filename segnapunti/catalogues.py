@@ -206,6 +206,34 @@ def fill(language: str, entries: list[dict[str, Any]]) -> int:
     return written
 
 
+# English words that no Italian or French sentence of these pages holds: one of them on a page in either
+# language is a text left in English (marked or not).
+ENGLISH_WORDS = frozenset({"the", "and", "of", "with", "is", "not", "to", "was", "has", "this", "from", "by"})
+_FIELD = re.compile(r"\{[^{}]*\}|%\([^)]*\)[sd]|%[sd]")
+
+
+def untranslated_in(text: str, language: str) -> list[str]:
+    """The English source texts that show in ``text`` (a page as its reader sees it, in ``language``)
+    where the catalogue translates them otherwise, and the English words it holds. A source text counts by
+    its fixed parts (the words between its placeholders) of two words or more."""
+    found: set[str] = set()
+    for path in po_files(language):
+        for message in load(path):
+            if not message.id or not _strings(message):
+                continue
+            sources = list(message.id) if isinstance(message.id, tuple | list) else [message.id]
+            if any(s in sources for s in _strings(message)):
+                continue  # the same words in both languages (a name, a code)
+            for source in sources:
+                for part in _FIELD.split(source):
+                    part = part.strip(" .,:;·()")
+                    if len(part.split()) >= 2 and part in text:
+                        found.add(part)
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+    found.update(sorted(words & ENGLISH_WORDS))
+    return sorted(found)
+
+
 def main(argv: list[str]) -> int:
     command = argv[1] if len(argv) > 1 else "check"
     if command == "tidy":

@@ -148,3 +148,14 @@ def test_a_translator_s_list_goes_back_into_the_catalogue(
     assert catalog.get("deal", context="column").string == "smazzata"
     assert catalog.get(("{n} trick", "{n} tricks")).string == ("{n} presa", "{n} prese")
     assert catalog.get("Seat").string == "Posto"
+
+
+def test_the_scan_finds_english_left_on_a_page_and_lets_translations_through() -> None:
+    italian = "Mani in attesa del direttore di gara: 2 · Anna ha giocato Re di coppe"
+
+    assert catalogues.untranslated_in(italian, "it") == []
+    assert catalogues.untranslated_in(italian + " · Hands waiting for the director: 3", "it") == [
+        "Hands waiting for the director",
+        "the",
+    ]
+    assert catalogues.untranslated_in("Anna forgot the card", "fr") == ["the"]
