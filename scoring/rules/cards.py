@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .errors import ImpossibleMove, MalformedMove
+from .errors import ImpossibleMove, MalformedMove, _
 
 SUITS = ("S", "H", "D", "C")
 
@@ -133,10 +133,12 @@ class Deck:
     def check(self, card: object, *, field: str = "card") -> str:
         """Return the card code if it is in this deck; raise a keying error naming the field otherwise."""
         if not isinstance(card, str):
-            raise MalformedMove("move.malformed", f"{field} must be a card code string", field=field)
+            raise MalformedMove(
+                "move.malformed", _("{name} must be a card code string"), field=field, name=field
+            )
         if card not in self.index:
             raise ImpossibleMove(
-                "card.unknown", f"{card!r} is not a card of the {self.name} deck", field=field
+                "card.unknown", _("'{code}' is not a card of this deck"), field=field, code=card
             )
         return card
 
