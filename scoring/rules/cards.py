@@ -137,9 +137,7 @@ class Deck:
                 "move.malformed", _("{name} must be a card code string"), field=field, name=field
             )
         if card not in self.index:
-            raise ImpossibleMove(
-                "card.unknown", _("'{code}' is not a card of this deck"), field=field, code=card
-            )
+            raise ImpossibleMove("card.unknown", _NOT_A_CARD[self.name], field=field, code=card)
         return card
 
     def sort(self, cards: Iterable[str]) -> tuple[str, ...]:
@@ -212,4 +210,9 @@ SICILIAN_63 = Deck(
     SICILIAN_RANKS,
 )
 DECKS = {d.name: d for d in (FRENCH_52, LATIN_40, SICILIAN_63)}
+_NOT_A_CARD = {
+    FRENCH_52.name: _("'{code}' is not a card of the French 52 deck"),
+    LATIN_40.name: _("'{code}' is not a card of the Italian 40 deck"),
+    SICILIAN_63.name: _("'{code}' is not a card of the Sicilian 63 deck"),
+}
 _SUIT_OF.update((card, suit_of(card)) for deck in DECKS.values() for card in deck.cards)

@@ -430,18 +430,23 @@ def prove(
 def _not_your_turn(seat: int | None, allowed: frozenset[int | None]) -> ImpossibleMove:
     """The refusal of a move by a seat (``None``: the table) that is not among those ``allowed`` to act."""
     seats = sorted(s for s in allowed if s is not None)
-    table = None in allowed
     if seat is None:
         return ImpossibleMove(
             "turn.wrong", _("it is not the table's move: {seats} to act"), field="seat", seats=seats
         )
-    if table and seats:
-        template = _("it is not {seat}'s turn: the table or {seats} to act")
-    elif table:
-        template = _("it is not {seat}'s turn: the table acts")
-    else:
-        template = _("it is not {seat}'s turn: {seats} to act")
-    return ImpossibleMove("turn.wrong", template, field="seat", seat=seat, seats=seats)
+    if None not in allowed:
+        return ImpossibleMove(
+            "turn.wrong", _("it is not {seat}'s turn: {seats} to act"), field="seat", seat=seat, seats=seats
+        )
+    if seats:
+        return ImpossibleMove(
+            "turn.wrong",
+            _("it is not {seat}'s turn: the table or {seats} to act"),
+            field="seat",
+            seat=seat,
+            seats=seats,
+        )
+    return ImpossibleMove("turn.wrong", _("it is not {seat}'s turn: the table acts"), field="seat", seat=seat)
 
 
 class Game(ABC, Generic[S]):

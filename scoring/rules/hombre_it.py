@@ -204,10 +204,10 @@ class HombreIt(OmbreGame[HombreState]):
         assert seat is not None
         self._check_call_word(move)
         if move.call not in self.allowed_calls(state, seat):
-            best = state.best[1] if state.best is not None else None  # never None: every call beats none
-            if best == "gioco":
+            standing = state.best[1] if state.best is not None else None  # never None: every call beats none
+            if standing == "gioco":
                 template = _("{call} does not beat the gioco already called")
-            elif best == "solo":
+            elif standing == "solo":
                 template = _("{call} does not beat the solo already called")
             else:
                 template = _("{call} does not beat the volo already called")

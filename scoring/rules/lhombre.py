@@ -748,26 +748,29 @@ def _outcome_text(outcome: ledger.Outcome, contract: str | None) -> Text:
         return Text(_("all passed: the deal is thrown in"))
     if kind == ledger.CONCEALED:
         return Text(_("{seat} concealed the espadille and makes the bête"), {"seat": outcome.maker})
-    assert outcome.hombre is not None
-    params: dict[str, Any] = {
-        "hombre": outcome.hombre,
-        "call": contract,
-        "tricks": outcome.tricks[outcome.hombre],
-    }
+    hombre = outcome.hombre
+    assert hombre is not None
+    tricks = outcome.tricks[hombre]
     if kind == ledger.WIN:
-        return Text(_("{hombre} wins the {call} with {tricks} tricks"), params)
+        return Text(
+            _("{hombre} wins the {call} with {tricks} tricks"),
+            {"hombre": hombre, "call": contract, "tricks": tricks},
+        )
     if kind == ledger.REMISE:
         return Text(
-            _("remise: {hombre} does not win the {call} ({tricks} tricks) and makes the bête"), params
+            _("remise: {hombre} does not win the {call} ({tricks} tricks) and makes the bête"),
+            {"hombre": hombre, "call": contract, "tricks": tricks},
         )
     if kind == ledger.REMISE_PAR_TROIS:
-        return Text(_("remise par trois: three tricks each, {hombre} makes the bête"), params)
+        return Text(_("remise par trois: three tricks each, {hombre} makes the bête"), {"hombre": hombre})
     if kind == ledger.CODILLE:
-        params["winner"] = outcome.codille
-        return Text(_("codille: {winner} wins against the {call} of {hombre}"), params)
+        return Text(
+            _("codille: {winner} wins against the {call} of {hombre}"),
+            {"winner": outcome.codille, "call": contract, "hombre": hombre},
+        )
     if kind == ledger.VOLE_WON:
-        return Text(_("{hombre} wins the vole"), params)
-    return Text(_("{hombre} fails the vole with {tricks} tricks"), params)
+        return Text(_("{hombre} wins the vole"), {"hombre": hombre})
+    return Text(_("{hombre} fails the vole with {tricks} tricks"), {"hombre": hombre, "tricks": tricks})
 
 
 __all__ = ["CALLS", "LHombre", "LHombreState", "deduced_run", "exchange_limit", "matador_run"]

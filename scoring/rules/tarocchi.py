@@ -959,6 +959,7 @@ class Tarocchi(Game[TarocchiState]):
         index, n = state.move_index, state.trickplay.number
         options = state.options
         gone = holdings.gone
+        watches: tuple[CavalloWatch, ...] = ()
         if spot.led is None:
             if card == FU or _SUIT[card] not in PLAIN:
                 return (), ()
@@ -983,7 +984,6 @@ class Tarocchi(Game[TarocchiState]):
             if trump and options["must_overtrump"] and best_trump and not _higher(card, best_trump):
                 _owe_higher(out, seat, best_trump, index, n, gone)
             return tuple(out), ()
-        watches: tuple[CavalloWatch, ...] = ()
         if lead in PLAIN:
             out, watches = _obligations(spot, seat, card, lead, False, index, n, gone)
         # The card the rules force on whoever holds it: then no duty to beat applies (see violation()).
@@ -1183,7 +1183,7 @@ class Tarocchi(Game[TarocchiState]):
         )
         text = Text(
             _(
-                "deal played, points with the last trick: {first_seat} {first_points}, "
+                "deal played, points taken: {first_seat} {first_points}, "
                 "{second_seat} {second_points}, {third_seat} {third_points}"
             ),
             {
