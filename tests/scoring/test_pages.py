@@ -380,7 +380,7 @@ def test_a_keying_error_writes_nothing_and_shows_its_plain_message(people: Peopl
     response = _post_move(_client(people.scorer), match, card=card, seat=str(seat))
 
     assert response.status_code == 422
-    assert f"the recorded deal gives {card} to seat {other}, not seat {seat}" in response.text
+    assert f"the recorded deal gives {card} to seat {other + 1}, not seat {seat + 1}" in response.text
     assert "Not recorded" in response.text
     assert store.stream_version(hand.stream_id) == before
 
