@@ -28,10 +28,15 @@ fills in each param in the reader's language, choosing how by the param's *name*
 * ``option``: an option name;
 * ``verdict`` and ``outcome``: a nested text, ``{"template": ..., "params": {...}}``, rendered the same
   way and put in place;
-* any other name: a number, or a plain literal value (an option's value, a code or a value the user
-  sent, a phase or move type code), shown as it is. Never an English word or phrase: any wording belongs
-  in the template, where a translation can move it. Where the wording changes with the situation (a
-  trump lead or a suit lead), there are separate templates.
+* any other name: a number, or a plain literal value shown as it is (an option's value, a value the user
+  sent, a move type or phase code: ``kind``, ``phase``), or a list of such (``choices``, ``names``,
+  ``penalties``). Never an English word or phrase: any wording belongs in the template, where a
+  translation can move it. Where the wording changes with the situation (a trump lead or a suit lead,
+  the standing call an overcall failed to beat), there are separate templates.
+
+Params are plain values shared by reference (an assertion's params become its verdict's): never change
+them in place. The sheets' rows that have an ``outcome`` also give ``outcome_text``, and Tressette's rows
+a ``note_text``, each ``{"template": ..., "params": {...}}``.
 
 :func:`render` is the engine's own English rendering of a template (``RulesError.message``,
 ``Verdict.message``): seats counted from 1, cards and suits by their codes.

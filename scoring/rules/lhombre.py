@@ -705,6 +705,7 @@ class LHombre(OmbreGame[LHombreState]):
         for s, r in zip(evening.settlements, results, strict=False):
             row = s.as_row()
             row.update(
+                outcome_text=None if r.outcome_text is None else r.outcome_text.as_dict(),
                 dealer=r.details.get("dealer"),
                 contract=r.details.get("contract"),
                 trump=r.details.get("trump"),

@@ -1217,6 +1217,7 @@ class Tarocchi(Game[TarocchiState]):
                     "counted": counts,
                     "dealer": result.details.get("dealer"),
                     "outcome": result.outcome,
+                    "outcome_text": None if result.outcome_text is None else result.outcome_text.as_dict(),
                     "abandon": result.details.get("abandon"),
                     "offer": result.details.get("offer"),
                     "card_points": result.details.get("card_points"),

@@ -517,3 +517,27 @@ def test_seats_are_counted_from_one_in_english() -> None:
     assert wrong.value.params == {"seat": 2, "seats": [0]}
     assert wrong.value.message == "it is not seat 3's turn: seat 1 to act"
     assert wrong.value.as_dict()["params"] == {"seat": 2, "seats": [0]}
+
+
+def test_a_verdict_stored_before_templates_reads_back_with_its_message() -> None:
+    stored = {
+        "rule": "follow_suit",
+        "seat": 2,
+        "trick": 1,
+        "message": "seat 2 did not follow S to trick 1 while holding it {as said then}",
+        "move_index": 4,
+        "proved_at": None,
+    }
+    old = Verdict.from_dict(stored)
+    assert old.message == stored["message"] and old.params == {}
+    assert old.as_dict() == {**stored, "template": stored["message"], "params": {}}
+
+
+def test_a_result_says_its_outcome_as_a_template() -> None:
+    text = Text(
+        "{seats} win the deal, {points} to {other_points}", {"seats": (0, 2), "points": 7, "other_points": 4}
+    )
+    result = HandResult("seats 0+2 7, seats 1+3 4: seats 0+2 win the deal", (7, 4, 7, 4), outcome_text=text)
+    stored = result.as_dict()["outcome_text"]
+    assert stored == {"template": text.template, "params": {"seats": [0, 2], "points": 7, "other_points": 4}}
+    assert Text.from_dict(stored).message == "seats 1 and 3 win the deal, 7 to 4"
