@@ -35,7 +35,7 @@ from .errors import (
     plain_params,
     render,
 )
-from .moves import Claim, ClaimResponse, Deal, Move
+from .moves import Claim, ClaimResponse, Deal, Move, PlayCard
 from .options import Ruleset
 
 Score = int | Fraction
@@ -224,9 +224,12 @@ class Holdings:
     def _remove_one(self, seat: int, card: str, field: str) -> Holdings:
         """One card played: the same checks and result as the general case, on the path every trick takes."""
         hands = self.hands
-        if hands is None or card not in hands[seat] or card in self.gone:
-            self.check_holds(seat, card, field=field)  # names the fault, or checks a moves-only play
         counts = self.counts
+        if hands is None:
+            if card not in self.deck or card in self.gone or counts[seat] <= 0:
+                self.check_holds(seat, card, field=field)  # names the fault
+        elif card not in hands[seat] or card in self.gone:
+            self.check_holds(seat, card, field=field)
         if hands is None:
             if counts[seat] < 1:
                 raise ImpossibleMove(
@@ -300,6 +303,9 @@ class HandState:
 
 
 S = TypeVar("S", bound=HandState)
+
+# ``actors`` answers a card play with the one seat to play: each such set made once, not at every card.
+ONLY: tuple[frozenset[int | None], ...] = tuple(frozenset({seat}) for seat in range(8))
 
 
 class Step(NamedTuple, Generic[S]):
@@ -508,6 +514,15 @@ class Game(ABC, Generic[S]):
 
     def apply(self, state: S, move: Move) -> Step[S]:
         """Apply a move: the next state and its verdicts, or an ImpossibleMove with nothing changed."""
+        if type(move) is PlayCard and not state.over and state.claim is None and state.phase != "deal":
+            # Nearly every move: a card played in turn. The same checks as below, in the order they pass.
+            seat = move.seat
+            if type(seat) is int and 0 <= seat < state.seats and seat in self.actors(state, move):
+                index = state.move_index
+                new, verdicts = self._apply(state, move)
+                if not verdicts:
+                    return Step(self._counted(state, new, index + 1))
+                return self._irregular(state, new, verdicts, index)
         if not isinstance(move, Move):
             raise MalformedMove("move.malformed", _("not a move"), field="move")
         if state.over:
@@ -550,6 +565,11 @@ class Game(ABC, Generic[S]):
             new, verdicts = self._apply(state, move)
         if not verdicts:
             return Step(self._counted(state, new, index + 1))
+        return self._irregular(state, new, verdicts, index)
+
+    def _irregular(self, state: S, new: S, verdicts: Sequence[Verdict], index: int) -> Step[S]:
+        """A move that drew verdicts: refused at a strict table (for a rule it broke itself), else recorded
+        with them."""
         now = [v for v in verdicts if v.move_index == index]
         if now and state.options.get("strict"):
             # Refused with what the verdict would have said (its code tells that a strict table refused it).
