@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .core import HandResult, MatchResult, Score, Verdict, evolve
+from .core import ONLY, HandResult, MatchResult, Score, Verdict, evolve
 from .errors import ImpossibleMove, Text, _
 from .moves import Call, Choose, Exchange, Move, PlayCard
 from .ombre_hand import HAND_SIZE, TALON, TRICKS, OmbreGame, OmbreState
@@ -171,7 +171,7 @@ class HombreIt(OmbreGame[HombreState]):
         seat = self._waiting(state)
         if seat is None or not isinstance(move, kinds.get(state.phase, type(None))):
             return frozenset()
-        return frozenset({seat})
+        return ONLY[seat]
 
     def to_act(self, state: HombreState) -> frozenset[int]:
         seat = self._waiting(state)

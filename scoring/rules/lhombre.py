@@ -22,7 +22,7 @@ from typing import Any
 
 from . import lhombre_ledger as ledger
 from . import ombre
-from .core import HandResult, MatchResult, Score, Verdict, evolve
+from .core import ONLY, HandResult, MatchResult, Score, Verdict, evolve
 from .errors import ImpossibleMove, Text, _, literal
 from .moves import Call, Choose, Claim, Deal, Declare, Exchange, Move, PlayCard
 from .ombre_hand import HAND_SIZE, TALON, TRICKS, OmbreGame, OmbreState
@@ -259,7 +259,7 @@ class LHombre(OmbreGame[LHombreState]):
             return frozenset({None, seat})
         if phase == "play":
             if isinstance(move, PlayCard):
-                return frozenset({seat})
+                return ONLY[seat]
             if isinstance(move, Choose) and move.choice == "vole" and state.deciding:
                 return frozenset({state.hombre})
             if isinstance(move, Declare) and move.combination == "matadors":
@@ -493,6 +493,8 @@ class LHombre(OmbreGame[LHombreState]):
     def _check_play(self, state: LHombreState, seat: int, card: str) -> None:
         """Deal unknown: a card shown to be elsewhere, or the hombre's trump just below the run he
         declared, cannot be played."""
+        if state.deal_known:
+            return
         holder = self._known_holder(state, card)
         if holder is not None and holder != seat:
             raise ImpossibleMove(
@@ -513,18 +515,17 @@ class LHombre(OmbreGame[LHombreState]):
                 card=card,
             )
 
-    def _play(self, state: LHombreState, move: PlayCard) -> tuple[LHombreState, list[Verdict]]:
-        new, verdicts = super()._play(state, move)
+    def _played(self, state: LHombreState, play: TrickPlay, over: bool) -> dict[str, Any]:
         vole = state.vole
         if state.deciding:
             vole = "continuation"  # leading to trick 6 after five straight tricks undertakes the vole
-        if new.over and state.declared is not None and not state.deal_known:
-            mine = frozenset(c for t in new.tricks.done for s, c in t.plays if s == state.hombre)
+        if over and state.declared is not None and not state.deal_known:
+            mine = frozenset(c for t in play.done for s, c in t.plays if s == state.hombre)
             if deduced_run(mine, frozenset(), state.trump_suit(), complete=True) != len(state.declared):
                 raise ImpossibleMove(
                     "lhombre.matadors_wrong", _("the hombre's cards played contradict the run he declared")
                 )
-        return evolve(new, vole=vole, phase="done" if new.over else "play"), verdicts
+        return {"vole": vole, "phase": "done" if over else "play"}
 
     # -- the matador run (§10.4): counted on the hombre's hand at the first lead
     def _declare(self, state: LHombreState, move: Declare) -> LHombreState:

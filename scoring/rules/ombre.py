@@ -89,6 +89,12 @@ def effective_suit(card: str, trump: str) -> str:
 
 
 @cache
+def effective_suits(trump: str) -> dict[str, str]:
+    """:func:`effective_suit` of every card of the deck under ``trump``, looked up at every card played."""
+    return {card: effective_suit(card, trump) for card in LATIN_40.cards}
+
+
+@cache
 def layout(trump: str, *, natural: bool = False) -> dict[str, tuple[str, ...]]:
     """Every suit's ranking under this trump, highest first: ``"T"`` then the three plain suits.
 

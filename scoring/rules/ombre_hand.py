@@ -20,7 +20,7 @@ from .cards import LATIN_40
 from .core import Game, HandState, Verdict, evolve
 from .errors import ImpossibleMove, _, literal
 from .moves import Call, Choose, Claim, Deal, Exchange, Move, PlayCard
-from .tricks import TrickPlay
+from .tricks import Strength, TrickPlay
 
 HAND_SIZE = 9
 TALON = 13
@@ -59,6 +59,9 @@ class OmbreState(HandState):
 
 
 S = TypeVar("S", bound=OmbreState)
+
+
+_STRENGTHS: dict[tuple[str, bool], Strength] = {}  # by trump and plain order: asked at every card
 
 
 def _replace(state: S, **changes: Any) -> S:
@@ -342,28 +345,50 @@ class OmbreGame(Game[S]):
         seat, card = move.seat, move.card
         assert seat is not None
         self.deck.check(card)
-        state.hands.check_holds(seat, card)
+        holdings = state.hands
+        holdings.check_holds(seat, card)
         self._check_play(state, seat, card)
         trump = state.trump_suit()
         tp = state.tricks
-        pending, verdicts = ombre.revoke_check(
-            state,
-            seat,
-            card,
-            trick_cards=tp.current.cards,
-            trump=trump,
-            matador_count=self.matador_count(state),
-            trick=tp.number,
-            prefix=self.prefix,
+        plays = tp.current.plays
+        suits = ombre.effective_suits(trump)
+        # A lead or a card of the suit led breaks nothing; with the deal unknown it may prove an assertion.
+        if state.pending or (plays and suits[card] != suits[plays[0][1]]):
+            pending, verdicts = ombre.revoke_check(
+                state,
+                seat,
+                card,
+                trick_cards=tuple(c for _seat, c in plays),
+                trump=trump,
+                matador_count=self.matador_count(state),
+                trick=tp.number,
+                prefix=self.prefix,
+            )
+        else:
+            pending, verdicts = state.pending, []
+        natural = self.natural(state)
+        strength = _STRENGTHS.get((trump, natural)) or _STRENGTHS.setdefault(
+            (trump, natural), ombre.strength(trump, natural=natural)
         )
-        holdings = state.hands.remove(seat, (card,))
-        tp = tp.play(seat, card, ombre.strength(trump, natural=self.natural(state)))
+        tp = tp.play(seat, card, strength)
+        over = len(tp.done) == TRICKS
         # A refined verdict replaces the one it refines (the core adds this move's verdicts after).
-        kept = ombre.unrefined(state.verdicts, verdicts)
+        kept = ombre.unrefined(state.verdicts, verdicts) if verdicts else state.verdicts
         new = _replace(
-            state, holdings=holdings, pending=pending, play=tp, over=len(tp.done) == TRICKS, verdicts=kept
+            state,
+            holdings=holdings.remove_card(seat, card),
+            pending=pending,
+            play=tp,
+            over=over,
+            verdicts=kept,
+            **self._played(state, tp, over),
         )
         return new, verdicts
+
+    def _played(self, state: S, play: TrickPlay, over: bool) -> dict[str, Any]:
+        """More of the state to change once a card is played (checks that may refuse it first).
+        Default: nothing."""
+        return {}
 
     # ---- claims (§9) ----------------------------------------------------------------------------
     def can_claim(self, state: S, seat: int) -> bool:
