@@ -29,7 +29,7 @@ from typing import Any
 
 from .barbu_contracts import CONTRACT_SETS, ContractSpec, contracts
 from .cards import FRENCH_52, FRENCH_RANKS, SUITS, rank_of, suit_of
-from .core import Game, HandResult, HandState, MatchResult, Pending, Score, Verdict, evolve, prove
+from .core import ONLY, Game, HandResult, HandState, MatchResult, Pending, Score, Verdict, evolve, prove
 from .errors import ImpossibleMove, Text, _, literal
 from .moves import Call, Choose, Claim, Deal, Move, PassCards, PlayCard
 from .options import Option, Ruleset
@@ -42,6 +42,9 @@ RANK_INDEX = {rank: i for i, rank in enumerate(FRENCH_RANKS)}
 PIP_RANKS = FRENCH_RANKS[: FRENCH_RANKS.index("T") + 1]
 NO_TRUMP = "none"
 TRUMP_VALUES = (*SUITS, NO_TRUMP)
+
+_SUIT_OF = {card: suit_of(card) for card in FRENCH_52.cards}
+_SUIT_CARDS = {suit: frozenset(c for c in FRENCH_52.cards if _SUIT_OF[c] == suit) for suit in SUITS}
 
 # Verdict rule codes.
 RULE_FOLLOW = "follow_suit"
@@ -224,7 +227,7 @@ class Barbu(Game[BarbuState]):
         if isinstance(move, PassCards) and phase == "pass":
             return frozenset(self._not_passed(state))
         if isinstance(move, PlayCard) and phase == "play":
-            return frozenset({state.trick_play.to_play()})
+            return ONLY[state.trick_play.to_play()]
         if isinstance(move, PlayCard | Call) and phase == "domino":
             return frozenset({state.turn})
         return frozenset()
@@ -426,11 +429,18 @@ class Barbu(Game[BarbuState]):
         holdings.check_holds(seat, card)
         play = state.trick_play
         index = state.move_index
-        pending, found = follow_suit(state, seat, card, led=play.current.led, trick=play.number)
-        if any(p.seat == seat and p.key.startswith("card:") for p in pending):
+        led = play.current.led
+        if state.pending or (led is not None and _SUIT_OF[card] != _SUIT_OF[led]):
+            pending, found = follow_suit(state, seat, card, led=led, trick=play.number)
+        else:
+            pending, found = state.pending, []  # what follow_suit says of a lead or a card of the suit led
+        if pending and any(p.seat == seat and p.key.startswith("card:") for p in pending):
             pending, by_card = prove(evolve(state, pending=pending), seat, (f"card:{card}",), index)
             found += by_card
-        pending, provisional, verdicts = _sort_proofs(pending, state.provisional, found)
+        if found:
+            pending, provisional, verdicts = _sort_proofs(pending, state.provisional, found)
+        else:
+            provisional, verdicts = state.provisional, []
         if holdings.known:
             rule = self._breach(state, seat, card)
             if rule is not None and rule != RULE_FOLLOW:  # a revoke is already reported by follow_suit
@@ -441,7 +451,7 @@ class Barbu(Game[BarbuState]):
         after = play.play(seat, card, _strength(state.trump))
         new = evolve(
             state,
-            holdings=holdings.remove(seat, (card,)),
+            holdings=holdings.remove_card(seat, card),
             tricks=after,
             pending=pending,
             provisional=provisional,
@@ -459,13 +469,13 @@ class Barbu(Game[BarbuState]):
         """Deal known: the rule a play of ``card`` by ``seat`` breaks now, or None (rules §6)."""
         hand = state.hands.hand(seat)
         current = state.trick_play.current
-        suit = suit_of(card)
+        suit = _SUIT_OF[card]
         if current.led is None:
-            if self.spec(state).no_heart_lead and suit == HEARTS and any(suit_of(c) != HEARTS for c in hand):
+            if suit == HEARTS and self.spec(state).no_heart_lead and not hand <= _SUIT_CARDS[HEARTS]:
                 return RULE_HEART_LEAD
             return None
-        led = suit_of(current.led)
-        if any(suit_of(c) == led for c in hand):
+        led = _SUIT_OF[current.led]
+        if not hand.isdisjoint(_SUIT_CARDS[led]):
             if suit != led:
                 return RULE_FOLLOW
             floor = self._overtrump_floor(state)
@@ -691,12 +701,12 @@ class Barbu(Game[BarbuState]):
                 card=card,
                 cards=list(FRENCH_52.sort(playable)),
             )
-        pending, found = prove(state, seat, (f"card:{card}",), state.move_index)
-        pending, _held, verdicts = _sort_proofs(pending, (), found)
-        new = evolve(
-            state, holdings=holdings.remove(seat, (card,)), layout=self._place(state, card), pending=pending
-        )
-        return self._domino_next(new, seat, verdicts)
+        pending, verdicts = state.pending, list[Verdict]()
+        if pending:
+            pending, found = prove(state, seat, (f"card:{card}",), state.move_index)
+            pending, _held, verdicts = _sort_proofs(pending, (), found)
+        changes = {"holdings": holdings.remove_card(seat, card), "layout": self._place(state, card)}
+        return self._domino_next(state, seat, verdicts, {**changes, "pending": pending})
 
     def _domino_pass(self, state: BarbuState, seat: int, move: Call) -> tuple[BarbuState, list[Verdict]]:
         if move.call != "pass":
@@ -719,19 +729,24 @@ class Barbu(Game[BarbuState]):
                 Pending(seat, f"card:{c}", RULE_DOMINO_PASS, template, index, None, params)
                 for c in FRENCH_52.sort(playable)
             )
-        return self._domino_next(evolve(state, pending=pending), seat, verdicts)
+        return self._domino_next(state, seat, verdicts, {"pending": pending})
 
     def _domino_next(
-        self, state: BarbuState, seat: int, verdicts: list[Verdict]
+        self, state: BarbuState, seat: int, verdicts: list[Verdict], changes: dict[str, Any]
     ) -> tuple[BarbuState, list[Verdict]]:
-        counts = state.hands.counts
+        """The state after ``seat``'s turn (``changes`` made to ``state``, in one copy): who is out, whose
+        turn it is, or the end of the hand."""
+        holdings = changes.get("holdings", state.holdings)
+        assert holdings is not None
+        counts = holdings.counts
         finished = state.finished
         if counts[seat] == 0 and seat not in finished:
             finished += (seat,)
         left = [s for s in range(state.seats) if counts[s] > 0]
         if not left:
-            return evolve(state, finished=finished, turn=None, phase="over", over=True), verdicts
+            return evolve(state, **changes, finished=finished, turn=None, phase="over", over=True), verdicts
         if len(left) == 1 and state.options["domino_stop"] == "three_out":
+            state = evolve(state, **changes)
             last = left[0]
             if not state.hands.known:
                 # The last player holds every card not yet down: his earlier passes can be checked now.
@@ -745,7 +760,7 @@ class Barbu(Game[BarbuState]):
         turn = next(
             state.next_seat(seat, k) for k in range(1, state.seats + 1) if counts[state.next_seat(seat, k)]
         )
-        return evolve(state, finished=finished, turn=turn), verdicts
+        return evolve(state, **changes, finished=finished, turn=turn), verdicts
 
     # ---- results --------------------------------------------------------------------------------
     def _result(self, state: BarbuState) -> HandResult:
