@@ -18,7 +18,19 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from .cards import SICILIAN_63, Deck, rank_of, suit_of
-from .core import Game, HandResult, HandState, Holdings, MatchResult, Pending, Score, Verdict, evolve, prove
+from .core import (
+    ONLY,
+    Game,
+    HandResult,
+    HandState,
+    Holdings,
+    MatchResult,
+    Pending,
+    Score,
+    Verdict,
+    evolve,
+    prove,
+)
 from .errors import ImpossibleMove, InvalidOptions, Text, _, literal
 from .moves import Call, Claim, Deal, Exchange, Move, PlayCard
 from .options import Option, Ruleset
@@ -505,7 +517,7 @@ class Tarocchi(Game[TarocchiState]):
     # ---- whose move -----------------------------------------------------------------------------------
     def actors(self, state: TarocchiState, move: Move) -> frozenset[int | None]:
         if state.phase == "play" and isinstance(move, PlayCard) and state.play is not None:
-            return frozenset({state.play.to_play()})
+            return ONLY[state.play.to_play()]
         if isinstance(move, Call) and state.phase == "auction":
             return frozenset[int | None](s for s in range(state.seats) if s not in state.spoken) | {None}
         if isinstance(move, Exchange) and state.phase == "discard":
@@ -764,45 +776,49 @@ class Tarocchi(Game[TarocchiState]):
         """The situation of the player to act in the current trick."""
         play = state.trickplay
         opened, kings = _opened(play)
-        plays = play.current.plays
-        led = effective_led(play.current)
+        led: str | None = None
+        lead_suit: str | None = None
+        best: str | None = None
+        best_trump: str | None = None
+        cards: list[str] = []
+        # One pass over the (at most two) cards down: what was led, the best trump, the best of the suit.
+        for _seat, card in play.current.plays:
+            cards.append(card)
+            suit = _SUIT[card]
+            if suit == TRUMP:
+                if best_trump is None or _IN_SUIT[card] > _IN_SUIT[best_trump]:
+                    best_trump = card
+            elif suit == lead_suit and best is not None and _IN_SUIT[card] > _IN_SUIT[best]:
+                best = card
+            if led is None and card != FU:
+                led, lead_suit = card, suit
+                if suit != TRUMP:
+                    best = card
         if led is None:
             return Spot(None, None, opened, None, None, False)
-        lead_suit = _SUIT[led]
-        cards = [c for _seat, c in plays]
-        trumps = [c for c in cards if _SUIT[c] == TRUMP]
-        best_trump = max(trumps, key=_IN_SUIT.__getitem__) if trumps else None
-        best = None
         king_shown = False
         if lead_suit in PLAIN:
-            if best_trump is None:
-                best = max((c for c in cards if _SUIT[c] == lead_suit), key=_IN_SUIT.__getitem__)
             # The Fanta rule applies once the King of the suit has fallen in a trick of its suit: this
             # one, or (scope rest_of_deal) any earlier one (``kings``, from :func:`_opened`).
             king_shown = ("K" + lead_suit) in cards or (
                 lead_suit in kings and state.options["fanta_rule_scope"] == "rest_of_deal"
             )
-        return Spot(led, lead_suit, opened, best, best_trump, king_shown)
-
-    @staticmethod
-    def _opening_obligation(cards: Iterable[str], suit: str) -> Obligation | None:
-        """Rules (i) and (ii) for the first trick of ``suit``, given the player's cards of that suit."""
-        mine = set(cards)
-        if "K" + suit in mine:
-            return Obligation("K" + suit, KING)
-        if len(mine) == 2 and "N" + suit in mine and all(is_pip(c) for c in mine - {"N" + suit}):
-            return Obligation("N" + suit, CAVALLO)
-        return None
+        return Spot(led, lead_suit, opened, best if best_trump is None else None, best_trump, king_shown)
 
     def _obligation(self, spot: Spot, hand: frozenset[str], suit: str, leading: bool) -> Obligation | None:
-        """The card the special rules require of this player in a trick of ``suit``, if any."""
+        """The card the special rules require of this player in a trick of ``suit``, if any: in the first
+        trick of the suit the King (i), or the Cavallo held with a single pip (ii); then the Fanta."""
         if suit not in PLAIN:
             return None
-        mine = hand & SUIT_CARDS[suit]
         if suit not in spot.opened:
-            found = self._opening_obligation(mine, suit)
-            if found is not None:
-                return found
+            king = "K" + suit
+            if king in hand:
+                return Obligation(king, KING)
+            cavallo = "N" + suit
+            if cavallo in hand:
+                mine = hand & SUIT_CARDS[suit]
+                if len(mine) == 2 and all(is_pip(c) for c in mine - {cavallo}):
+                    return Obligation(cavallo, CAVALLO)
         if not leading and spot.king_shown and "J" + suit in hand:
             return Obligation("J" + suit, FANTA)
         return None
