@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from . import tricks
 from .cards import LATIN_40, rank_of, suit_of
-from .core import Game, HandResult, HandState, MatchResult, Step, Verdict, evolve
+from .core import ONLY, Game, HandResult, HandState, MatchResult, Step, Verdict, evolve
 from .errors import ImpossibleMove, Text, _, literal
 from .moves import Call, Claim, ClaimResponse, Deal, Declare, Move, PlayCard
 from .options import Option, Ruleset
@@ -226,7 +226,7 @@ class Tressette(Game[TressetteState]):
         if state.phase != "play":
             return frozenset()
         if isinstance(move, PlayCard):
-            return frozenset({state.trickplay.to_play()})
+            return ONLY[state.trickplay.to_play()]
         if isinstance(move, Declare):
             # Anyone may speak at any time; a declaration outside the window draws a verdict.
             return frozenset(range(state.seats))
@@ -302,10 +302,11 @@ class Tressette(Game[TressetteState]):
     # ---- checks made before the core's turn check ------------------------------------------------
     def apply(self, state: TressetteState, move: Move) -> Step[TressetteState]:
         """As the core, with Tressette's own code for a call that is not used at this table."""
-        seat = getattr(move, "seat", None)
-        if (isinstance(move, Call) and not state.over and state.phase == "play" and state.claim is None
-                and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats):
-            self._check_call(state, move)
+        if isinstance(move, Call):
+            seat = move.seat
+            if (not state.over and state.phase == "play" and state.claim is None
+                    and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats):
+                self._check_call(state, move)
         return super().apply(state, move)
 
     # ---- applying moves --------------------------------------------------------------------------
@@ -332,9 +333,13 @@ class Tressette(Game[TressetteState]):
         assert move.seat is not None
         seat, card = move.seat, move.card
         self.deck.check(card)
-        holdings = state.hands.remove(seat, [card])
+        holdings = state.hands.remove_card(seat, card)
         play = state.trickplay
-        pending, verdicts = tricks.follow_suit(state, seat, card, led=play.current.led, trick=play.number)
+        led = play.current.led
+        if state.pending or (led is not None and suit_of(card) != suit_of(led)):
+            pending, verdicts = tricks.follow_suit(state, seat, card, led=led, trick=play.number)
+        else:
+            pending, verdicts = state.pending, []  # what follow_suit says of a lead or a card of the suit led
         new_play = play.play(seat, card, STRENGTH)
         over = len(new_play.done) == state.hand_size
         new = evolve(state, holdings=holdings, pending=pending, play=new_play,
@@ -389,7 +394,7 @@ class Tressette(Game[TressetteState]):
         on the declaration itself when known there, else pointing back at it from the move that settled it
         (deal not recorded; the end of the deal settles every one)."""
         before = state.declarations
-        if all(d.ruling is not None for d in before):
+        if not before or all(d.ruling is not None for d in before):
             return state, []  # none declared, or every one settled for good
         now = rulings(before, final=state.over)
         if all(d.ruling == r for d, r in zip(before, now, strict=True)):
