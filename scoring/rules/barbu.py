@@ -216,6 +216,8 @@ class Barbu(Game[BarbuState]):
     # ---- who acts -------------------------------------------------------------------------------
     def actors(self, state: BarbuState, move: Move) -> frozenset[int | None]:
         phase = state.phase
+        if phase == "play" and isinstance(move, PlayCard):  # nearly every move
+            return ONLY[state.trick_play.to_play()]
         if isinstance(move, Choose):
             if move.choice == "close":
                 return (
@@ -226,8 +228,6 @@ class Barbu(Game[BarbuState]):
             return frozenset({state.dealer}) if phase in _CHOICES else frozenset()
         if isinstance(move, PassCards) and phase == "pass":
             return frozenset(self._not_passed(state))
-        if isinstance(move, PlayCard) and phase == "play":
-            return ONLY[state.trick_play.to_play()]
         if isinstance(move, PlayCard | Call) and phase == "domino":
             return frozenset({state.turn})
         return frozenset()

@@ -60,11 +60,13 @@ def evolve(obj: _T, /, **changes: Any) -> _T:
         _PLAIN[cls] = names
     if not names:
         return replace(obj, **changes)  # type: ignore[type-var]
-    if not names.issuperset(changes):
+    state = obj.__dict__.copy()
+    size = len(state)
+    state.update(changes)
+    # Every field is already in the copy: only a name that is not one can make it grow.
+    if len(state) != size and not names.issuperset(changes):
         unknown = ", ".join(sorted(set(changes) - names))
         raise TypeError(f"{cls.__name__} has no field {unknown}")
-    state = obj.__dict__.copy()
-    state.update(changes)
     new = object.__new__(cls)
     object.__setattr__(new, "__dict__", state)
     return new
@@ -241,12 +243,15 @@ class Holdings:
                 )
         else:
             hands = (*hands[:seat], hands[seat] - {card}, *hands[seat + 1 :])
-        new = dict(self.__dict__)
-        new["counts"] = (*counts[:seat], counts[seat] - 1, *counts[seat + 1 :])
+        less = list(counts)
+        less[seat] -= 1
+        # A copy filled in place (the frozen class refuses attributes; its __dict__ does not).
+        made = object.__new__(Holdings)
+        new = made.__dict__
+        new.update(self.__dict__)
+        new["counts"] = tuple(less)
         new["hands"] = hands
         new["gone"] = self.gone | {card}
-        made = object.__new__(Holdings)
-        object.__setattr__(made, "__dict__", new)
         return made
 
     def add(self, seat: int, cards: Iterable[str], *, count: int | None = None) -> Holdings:
@@ -314,6 +319,11 @@ class Step(NamedTuple, Generic[S]):
 
     state: S
     verdicts: tuple[Verdict, ...] = ()
+
+
+# A named tuple made from a plain tuple of all its fields: without the generated __new__ (a Python call)
+# that fills in defaults, for the ones made at every move (Step) or every card (Spot, Pending).
+_tuple_new = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -521,7 +531,7 @@ class Game(ABC, Generic[S]):
                 index = state.move_index
                 new, verdicts = self._apply(state, move)
                 if not verdicts:
-                    return Step(self._counted(state, new, index + 1))
+                    return _tuple_new(Step, (self._counted(state, new, index + 1), ()))
                 return self._irregular(state, new, verdicts, index)
         if not isinstance(move, Move):
             raise MalformedMove("move.malformed", _("not a move"), field="move")
@@ -564,7 +574,7 @@ class Game(ABC, Generic[S]):
                 raise _not_your_turn(move.seat, allowed)
             new, verdicts = self._apply(state, move)
         if not verdicts:
-            return Step(self._counted(state, new, index + 1))
+            return _tuple_new(Step, (self._counted(state, new, index + 1), ()))
         return self._irregular(state, new, verdicts, index)
 
     def _irregular(self, state: S, new: S, verdicts: Sequence[Verdict], index: int) -> Step[S]:

@@ -125,6 +125,15 @@ def hombre_wins(options: Mapping[str, Any], contract: str, tricks: Sequence[int]
     return own >= 5
 
 
+# The kind of move each phase waits for.
+_MOVE_OF_PHASE: dict[str, type[Move]] = {
+    "auction": Call,
+    "trump": Choose,
+    "exchange": Exchange,
+    "play": PlayCard,
+}
+
+
 class HombreIt(OmbreGame[HombreState]):
     name = "hombre_it"
     title = _("Hombre (Italian)")
@@ -162,14 +171,8 @@ class HombreIt(OmbreGame[HombreState]):
         return None
 
     def actors(self, state: HombreState, move: Move) -> frozenset[int | None]:
-        kinds: dict[str, type[Move]] = {
-            "auction": Call,
-            "trump": Choose,
-            "exchange": Exchange,
-            "play": PlayCard,
-        }
         seat = self._waiting(state)
-        if seat is None or not isinstance(move, kinds.get(state.phase, type(None))):
+        if seat is None or not isinstance(move, _MOVE_OF_PHASE.get(state.phase, type(None))):
             return frozenset()
         return ONLY[seat]
 

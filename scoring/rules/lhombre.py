@@ -233,6 +233,8 @@ class LHombre(OmbreGame[LHombreState]):
         return None
 
     def actors(self, state: LHombreState, move: Move) -> frozenset[int | None]:
+        if state.phase == "play" and isinstance(move, PlayCard) and not state.over:  # nearly every move
+            return ONLY[state.tricks.to_play()]
         if isinstance(move, Choose) and move.choice not in CHOICES:
             raise ImpossibleMove(
                 "lhombre.choice",

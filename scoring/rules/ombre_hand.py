@@ -344,7 +344,8 @@ class OmbreGame(Game[S]):
     def _play(self, state: S, move: PlayCard) -> tuple[S, list[Verdict]]:
         seat, card = move.seat, move.card
         assert seat is not None
-        self.deck.check(card)
+        if type(card) is not str or card not in self.deck.index:  # not a card of the deck: as check says
+            self.deck.check(card)
         holdings = state.hands
         holdings.check_holds(seat, card)
         self._check_play(state, seat, card)

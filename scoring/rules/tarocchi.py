@@ -29,12 +29,11 @@ from .core import (
     Score,
     Verdict,
     evolve,
-    prove,
 )
 from .errors import ImpossibleMove, InvalidOptions, Text, _, literal
 from .moves import Call, Claim, Deal, Exchange, Move, PlayCard
 from .options import Option, Ruleset
-from .tricks import Trick, TrickPlay, new_trick, new_trick_play, winner_of
+from .tricks import Trick, TrickPlay, new_trick
 
 FU = "FU"
 PLAIN = ("S", "H", "D", "C")
@@ -177,18 +176,60 @@ def _remember_opened(
     play: TrickPlay, opened: frozenset[str], kings: frozenset[str], tricks: Iterable[Trick]
 ) -> tuple[frozenset[str], frozenset[str]]:
     """Add ``tricks`` (finished) to what :func:`_opened` found before them, and keep it on ``play``."""
-    more_opened, more_kings = set(opened), set(kings)
     for trick in tricks:
         led = effective_led(trick)
         if led is None or is_trump(led):
             continue
-        suit = card_suit(led)
-        more_opened.add(suit)
-        if any(card == "K" + suit for _seat, card in trick.plays):
-            more_kings.add(suit)
-    found = frozenset(more_opened), frozenset(more_kings)
-    play.__dict__["_opened"] = (play.done, *found)
-    return found
+        suit = _SUIT[led]
+        if suit not in opened:
+            opened = opened | {suit}
+        if suit not in kings and any(card == "K" + suit for _seat, card in trick.plays):
+            kings = kings | {suit}
+    play.__dict__["_opened"] = (play.done, opened, kings)
+    return opened, kings
+
+
+def _trick_winner(plays: Sequence[tuple[int, str]], led: str) -> int:
+    """Who takes a trick led by ``led``: the highest trump, else the highest card of the suit led (what
+    :func:`winner_of` finds with :func:`strength`, in one pass)."""
+    lead_suit = _SUIT[led]
+    winner, best = plays[0][0], -1
+    for seat, card in plays:
+        suit = _SUIT[card]
+        if suit == TRUMP:
+            value = 100 + _IN_SUIT[card]
+        elif suit == lead_suit:
+            value = _IN_SUIT[card]
+        else:
+            continue  # the Fuggitivo, or another plain suit
+        if value > best:
+            winner, best = seat, value
+    return winner
+
+
+def _prove_and_prune(
+    pending: tuple[Pending, ...], seat: int, card: str, suit: str, index: int, gone: frozenset[str]
+) -> tuple[tuple[Pending, ...], list[Verdict]]:
+    """Deal unknown, ``seat`` played ``card`` (of ``suit``; ``gone`` now holds it): the verdicts it proves
+    (:func:`~scoring.rules.core.prove`) and the assertions still open. Every assertion open before could
+    still be proved then; now none on this card can, nor, once it was the last of its suit out of the
+    hands, any on its suit."""
+    if not pending:
+        return (), []
+    suit_key, card_key = "suit:" + suit, "card:" + card
+    exhausted = suit in SUIT_CARDS and SUIT_CARDS[suit] <= gone
+    keep: list[Pending] = []
+    found: list[Verdict] = []
+    for p in pending:
+        key = p.key
+        if key in (card_key, suit_key):
+            if p.seat == seat:
+                found.append(Verdict(p.rule, p.seat, p.trick, p.template, p.move_index, index, p.params))
+                continue
+            if key == card_key or exhausted:
+                continue
+        keep.append(p)
+    return tuple(keep), found
 
 
 def _not_followed(seat: int, lead: str, trick: int) -> tuple[str, dict[str, Any]]:
@@ -202,6 +243,8 @@ def _owed_params(seat: int, card: str, trick: int, owed: str) -> dict[str, Any]:
     return {"seat": seat, "card": card, "trick": trick, "owed_card": owed}
 
 
+_new = object.__new__
+_tuple_new = tuple.__new__
 _IN_SUIT: dict[str, int] = {}  # a card's place within its suit (trumps by number), to find a trick's best
 
 
@@ -226,14 +269,17 @@ def _obligations(
         king = "K" + suit
         if card != king and king not in gone:
             params = _owed_params(seat, card, trick, king)
-            out.append(Pending(seat, "card:" + king, KING, OWED[KING], index, trick, params))
+            out.append(_tuple_new(Pending, (seat, "card:" + king, KING, OWED[KING], index, trick, params)))
         if (card == FU or (is_pip(card) and _SUIT[card] == suit)) and "N" + suit not in gone:
-            watches = (CavalloWatch(seat, suit, card, index, trick),)
+            # A CavalloWatch(seat, suit, card, index, trick), without the frozen dataclass's __init__.
+            watch = _new(CavalloWatch)
+            watch.__dict__.update(seat=seat, suit=suit, start=card, move_index=index, trick=trick, later=())
+            watches = (watch,)
     if not leading and spot.king_shown:
         fanta = "J" + suit
         if card != fanta and fanta not in gone:
             params = _owed_params(seat, card, trick, fanta)
-            out.append(Pending(seat, "card:" + fanta, FANTA, OWED[FANTA], index, trick, params))
+            out.append(_tuple_new(Pending, (seat, "card:" + fanta, FANTA, OWED[FANTA], index, trick, params)))
     return out, watches
 
 
@@ -244,7 +290,11 @@ def _owe_higher(
     params = {"seat": seat, "best_card": best, "trick": trick}
     for higher in sorted(SUIT_CARDS[card_suit(best)] - gone):
         if _IN_SUIT[higher] > _IN_SUIT[best]:
-            out.append(Pending(seat, "card:" + higher, MUST_OVERTRUMP, NOT_BEATEN, index, trick, params))
+            out.append(
+                _tuple_new(
+                    Pending, (seat, "card:" + higher, MUST_OVERTRUMP, NOT_BEATEN, index, trick, params)
+                )
+            )
 
 
 # ---- options ------------------------------------------------------------------------------------------
@@ -774,7 +824,10 @@ class Tarocchi(Game[TarocchiState]):
     # ---- play -----------------------------------------------------------------------------------------
     def spot(self, state: TarocchiState) -> Spot:
         """The situation of the player to act in the current trick."""
-        play = state.trickplay
+        return self._spot(state, state.trickplay)
+
+    @staticmethod
+    def _spot(state: TarocchiState, play: TrickPlay) -> Spot:
         opened, kings = _opened(play)
         led: str | None = None
         lead_suit: str | None = None
@@ -795,7 +848,7 @@ class Tarocchi(Game[TarocchiState]):
                 if suit != TRUMP:
                     best = card
         if led is None:
-            return Spot(None, None, opened, None, None, False)
+            return _tuple_new(Spot, (None, None, opened, None, None, False))
         king_shown = False
         if lead_suit in PLAIN:
             # The Fanta rule applies once the King of the suit has fallen in a trick of its suit: this
@@ -803,7 +856,9 @@ class Tarocchi(Game[TarocchiState]):
             king_shown = ("K" + lead_suit) in cards or (
                 lead_suit in kings and state.options["fanta_rule_scope"] == "rest_of_deal"
             )
-        return Spot(led, lead_suit, opened, best if best_trump is None else None, best_trump, king_shown)
+        return _tuple_new(
+            Spot, (led, lead_suit, opened, best if best_trump is None else None, best_trump, king_shown)
+        )
 
     def _obligation(self, spot: Spot, hand: frozenset[str], suit: str, leading: bool) -> Obligation | None:
         """The card the special rules require of this player in a trick of ``suit``, if any: in the first
@@ -875,7 +930,8 @@ class Tarocchi(Game[TarocchiState]):
     def _play(self, state: TarocchiState, move: PlayCard) -> tuple[TarocchiState, list[Verdict]]:
         assert move.seat is not None
         seat, card = move.seat, move.card
-        self.deck.check(card)
+        if type(card) is not str or card not in _SUIT:  # anything but a card of the deck: as Deck.check says
+            self.deck.check(card)
         holdings = state.hands.remove_card(seat, card)
         index = state.move_index
         verdicts: list[Verdict] = []
@@ -900,15 +956,17 @@ class Tarocchi(Game[TarocchiState]):
         current = play.current
         plays = (*current.plays, (seat, card))
         if len(plays) < play.seats:
-            same = new_trick_play(play.seats, new_trick(current.number, current.leader, plays), play.done)
-            memo = play.__dict__.get("_opened")
-            if memo is not None:
-                same.__dict__["_opened"] = memo  # the same finished tricks
+            # The same trick play with one more card: its fields (and its memo of the finished tricks,
+            # which are the same) copied, the trick on the table replaced.
+            same = _new(TrickPlay)
+            fields = same.__dict__
+            fields.update(play.__dict__)
+            fields["current"] = new_trick(current.number, current.leader, plays)
             return same
         trick = new_trick(current.number, current.leader, plays)
         led = effective_led(trick)
         assert led is not None
-        closed = play.close(trick, winner_of(plays, strength, led=led))
+        closed = play.close(trick, _trick_winner(plays, led))
         memo = play.__dict__.get("_opened")
         if memo is not None and memo[0] is play.done:
             _remember_opened(closed, memo[1], memo[2], closed.done[len(play.done) :])
@@ -921,41 +979,41 @@ class Tarocchi(Game[TarocchiState]):
         index = state.move_index
         play = state.trickplay
         n = play.current.number
-        spot = self.spot(state)
+        spot = self._spot(state, play)
         verdicts: list[Verdict] = []
         if spot.led is None and card == FU and state.hands.counts[seat] > 1:
             params = {"seat": seat, "trick": n}
             verdicts.append(Verdict(FUGGITIVO_LEAD, seat, n, LED_FUGGITIVO, index, params=params))
         suit = _SUIT[card]
-        card_key = "card:" + card
-        pending = state.pending
-        found: list[Verdict] = []
-        if pending:
-            pending, found = prove(state, seat, ("suit:" + suit, card_key), index)
-        watches = state.watches
-        if watches:
-            watches = tuple(
-                evolve(w, later=w.later + (card,)) if w.seat == seat and w.suit == suit else w
-                for w in watches
-            )
-        new_pending, new_watches = self._assertions(state, spot, seat, card, holdings)
         gone = holdings.gone
-        if watches or new_watches:
+        pending, found = _prove_and_prune(state.pending, seat, card, suit, index, gone)
+        watches = state.watches
+        new_pending, new_watches = self._assertions(state, spot, seat, card, holdings, n)
+        if new_watches or (watches and any(w.suit == suit for w in watches)):
+            # A watch kept was open; only one on this card's suit can change (its later cards, the suit's
+            # cards gone, its Cavallo gone), and each new one is looked at for the first time.
             open_watches: list[CavalloWatch] = []
-            for w in watches + new_watches:
+            for w in watches:
+                if w.suit == suit:
+                    if w.seat == seat:
+                        w = evolve(w, later=w.later + (card,))
+                    status = w.status(gone)
+                    if status != "open":
+                        if status == "broken":
+                            found.append(w.verdict(index))
+                        continue
+                open_watches.append(w)
+            for w in new_watches:
                 status = w.status(gone)
                 if status == "broken":
                     found.append(w.verdict(index))
                 elif status == "open":
                     open_watches.append(w)
             watches = tuple(open_watches)
-        if pending:
-            # Each assertion still open could be proved before this card: now the ones on the card itself
-            # cannot, nor, once it was the last of its suit out of the hands, the ones on its suit.
-            dead = "suit:" + suit if suit in SUIT_CARDS and SUIT_CARDS[suit] <= gone else card_key
-            pending = tuple(p for p in pending if p.key != card_key and p.key != dead)
         if new_pending:
-            pending += tuple(p for p in new_pending if self._provable(p.key, gone))
+            pending += tuple(
+                p for p in new_pending if self._provable(p.key, gone)
+            )  # a suit all gone: no proof
         new = evolve(
             state,
             holdings=holdings,
@@ -969,10 +1027,11 @@ class Tarocchi(Game[TarocchiState]):
         return new, verdicts + settled
 
     def _assertions(
-        self, state: TarocchiState, spot: Spot, seat: int, card: str, holdings: Holdings
+        self, state: TarocchiState, spot: Spot, seat: int, card: str, holdings: Holdings, n: int
     ) -> tuple[tuple[Pending, ...], tuple[CavalloWatch, ...]]:
-        """What the play of ``card`` says about the hand it came from, to be proved false later."""
-        index, n = state.move_index, state.trickplay.number
+        """What the play of ``card`` (to trick ``n``) says about the hand it came from, to be proved false
+        later."""
+        index = state.move_index
         options = state.options
         gone = holdings.gone
         watches: tuple[CavalloWatch, ...] = ()
@@ -991,11 +1050,13 @@ class Tarocchi(Game[TarocchiState]):
         out: list[Pending] = []
         if _SUIT[card] != lead:
             template, params = _not_followed(seat, lead, n)
-            out.append(Pending(seat, "suit:" + lead, FOLLOW_SUIT, template, index, n, params))
+            out.append(_tuple_new(Pending, (seat, "suit:" + lead, FOLLOW_SUIT, template, index, n, params)))
             trump = _SUIT[card] == TRUMP
             if lead != TRUMP and options["must_trump_when_void"] and not trump:
                 params = {"seat": seat, "lead": lead, "trick": n}
-                out.append(Pending(seat, "suit:" + TRUMP, MUST_TRUMP, NOT_TRUMPED, index, n, params))
+                out.append(
+                    _tuple_new(Pending, (seat, "suit:" + TRUMP, MUST_TRUMP, NOT_TRUMPED, index, n, params))
+                )
             best_trump = spot.best_trump
             if trump and options["must_overtrump"] and best_trump and not _higher(card, best_trump):
                 _owe_higher(out, seat, best_trump, index, n, gone)

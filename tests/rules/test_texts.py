@@ -185,7 +185,16 @@ def faults(source: Source, node: ast.expr, seen: frozenset[str] = frozenset()) -
 
 def template_arguments(source: Source) -> Iterator[tuple[str, ast.expr]]:
     for node in ast.walk(source.tree):
-        if not isinstance(node, ast.Call) or _name(node.func) not in TEMPLATE_ARGUMENT:
+        if not isinstance(node, ast.Call):
+            continue
+        if _name(node.func) == "_tuple_new" and node.args and _name(node.args[0]) in TEMPLATE_ARGUMENT:
+            # A named tuple made from the tuple of its fields (tuple.__new__), on a hot path.
+            fields = node.args[1]
+            assert isinstance(fields, ast.Tuple), ast.unparse(node)
+            position, _keyword = TEMPLATE_ARGUMENT[_name(node.args[0]) or ""]
+            yield f"{source.path.name}:{node.lineno}", fields.elts[position]
+            continue
+        if _name(node.func) not in TEMPLATE_ARGUMENT:
             continue
         position, keyword = TEMPLATE_ARGUMENT[_name(node.func) or ""]
         given = node.args[position] if len(node.args) > position else None
