@@ -93,6 +93,60 @@ class MatchDetailOutputSerializer(MatchOutputSerializer):
     sheet = serializers.JSONField(help_text="the game's running sheet (see the sheet operation)")
 
 
+_TEMPLATE_HELP = (
+    "what the message says, as an English template with {named} placeholders (a verdict stored before "
+    "templates existed: its message); translated by the pages, filled in with params"
+)
+_PARAMS_HELP = (
+    "the template's values, each shown by its name: seat indices (seat, *_seat, dealer, hombre, holder, "
+    "winner, target), seats, card codes (card, *_card, cards), suit letters (suit, *_suit, lead, trump), "
+    "codes of the game (call, combination, contract, option), a nested text (outcome), else numbers and "
+    "plain values; scoring/rules/errors.py has the convention"
+)
+
+
+class VerdictSerializer(serializers.Serializer[Any]):
+    """A rule irregularity the engine found in a move (recorded, not refused)."""
+
+    rule = serializers.CharField(help_text="the rule's stable code")
+    seat = serializers.IntegerField(allow_null=True)
+    trick = serializers.IntegerField(allow_null=True)
+    message = serializers.CharField(help_text="the verdict in English, seats counted from 1")
+    template = serializers.CharField(help_text=_TEMPLATE_HELP)
+    params = serializers.DictField(help_text=_PARAMS_HELP)
+    move_index = serializers.IntegerField(help_text="the move that broke the rule (0 is the deal)")
+    proved_at = serializers.IntegerField(
+        allow_null=True, help_text="the later move that proved it (deal not recorded), else null"
+    )
+
+
+class StandingVerdictSerializer(serializers.Serializer[Any]):
+    """A verdict tied to the log position of its move, and how the rulings left it."""
+
+    position = serializers.IntegerField()
+    move_index = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    trick = serializers.IntegerField(allow_null=True)
+    rule = serializers.CharField()
+    message = serializers.CharField(help_text="the verdict in English, seats counted from 1")
+    template = serializers.CharField(help_text=_TEMPLATE_HELP)
+    params = serializers.DictField(help_text=_PARAMS_HELP)
+    proved_at = serializers.IntegerField(allow_null=True, help_text="the log position that proved it")
+    ruled_by = serializers.ListField(child=serializers.IntegerField())
+    stands = serializers.BooleanField()
+
+
+# Verdicts pass through as the engine gives them; these fields only give the schema their shape.
+@extend_schema_field(VerdictSerializer(many=True))
+class VerdictsField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field(StandingVerdictSerializer(many=True))
+class StandingVerdictsField(serializers.JSONField):
+    pass
+
+
 class HandStateOutputSerializer(serializers.Serializer[Any]):
     """A hand at one step: the moves so far, the engine state (holdings where known, the trick on the
     table, tricks taken, whose turn, the legal moves, the game's own fields), verdicts, rulings, result."""
@@ -105,7 +159,7 @@ class HandStateOutputSerializer(serializers.Serializer[Any]):
     seats = serializers.ListField(child=serializers.CharField())
     moves = serializers.JSONField()
     state = serializers.JSONField()
-    verdicts = serializers.JSONField()
+    verdicts = StandingVerdictsField()
     rulings = serializers.JSONField()
     result = serializers.JSONField(allow_null=True)
     flagged = serializers.BooleanField()
@@ -116,6 +170,9 @@ class ErrorSerializer(serializers.Serializer[Any]):
     code = serializers.CharField()
     message = serializers.CharField()
     field = serializers.CharField(allow_null=True)
+    params = serializers.DictField(
+        required=False, help_text="a rule engine's error: the values its message names (" + _PARAMS_HELP + ")"
+    )
 
 
 class ConflictSerializer(ErrorSerializer):
@@ -472,7 +529,7 @@ class MoveAppendApi(MatchApi):
 
         version = serializers.IntegerField(help_text="the stream version (position) of the move")
         replayed = serializers.BooleanField(help_text="an idempotent retry: nothing new was written")
-        verdicts = serializers.JSONField(help_text="the irregularities the move drew (recorded, not refused)")
+        verdicts = VerdictsField(help_text="the irregularities the move drew (recorded, not refused)")
         hand = HandSummarySerializer()
         state = HandStateOutputSerializer()
 

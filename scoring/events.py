@@ -184,7 +184,9 @@ def _hand_started_v1_v2(payload: Payload) -> Payload:
 @dataclass(frozen=True)
 class MoveRecorded(Event):
     """A move was made. `move` is the engine move serialised to a dict; `verdicts` are the
-    irregularities the engine found in it (each a dict), empty when the move was regular."""
+    irregularities the engine found in it (each a dict, ``Verdict.as_dict``), empty when the move was
+    regular. A verdict recorded before issue 14 has no `template` and `params`, only its English
+    `message`: ``Verdict.from_dict`` reads both (a new optional key, so no new version)."""
 
     type = "MoveRecorded"
     version = 2

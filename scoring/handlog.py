@@ -42,6 +42,7 @@ from scoring.rules import (
     get_game,
 )
 from scoring.rules.core import Score
+from scoring.rules.errors import Text, _, plain_params
 from scoring.rules.moves import Move, move_from_dict
 from scoring.rules.tricks import TrickPlay
 
@@ -117,6 +118,8 @@ class StandingVerdict:
             "trick": v.trick,
             "rule": v.rule,
             "message": v.message,
+            "template": v.template,
+            "params": plain_params(v.params),
             "proved_at": self.proved_at_position,
             "ruled_by": list(self.ruled_by),
             "stands": self.stands,
@@ -297,12 +300,22 @@ def _rescored(result: HandResult, scores: tuple[Score, ...], ruling: RulingEntry
     details = {**result.details, "ruled": [*result.details.get("ruled", []), ruling.rule]}
     # The outcome says so, so that the line above the scores never contradicts them (an assigned score
     # may give the hand to the side the play did not).
+    # Its text for a user nests what the play said (``outcome``: see scoring.rules.errors).
+    played = result.outcome_text or Text(result.outcome)
+    params = {"rule": ruling.rule, "outcome": played.as_dict()}
     if ruling.rectification.get("kind") == "assign_score":
         outcome = f"scores assigned by the director ({ruling.rule}); as played: {result.outcome}"
+        text = Text(_("scores assigned by the director ({rule}); as played: {outcome}"), params)
     else:
         outcome = f"{result.outcome}; penalty by the director ({ruling.rule})"
+        text = Text(_("{outcome}; penalty by the director ({rule})"), params)
     return replace(
-        result, outcome=outcome, scores=scores, team_scores=_team_scores(result, scores), details=details
+        result,
+        outcome=outcome,
+        outcome_text=text,
+        scores=scores,
+        team_scores=_team_scores(result, scores),
+        details=details,
     )
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from scoring.handlog import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, check_log
 from scoring.rules import HandResult, InvalidOptions, MalformedMove, RulesError, Verdict, get_game
 from scoring.rules.core import jsonable, score_str
+from scoring.rules.errors import plain_params
 from scoring.rules.moves import Deal, move_from_dict, move_to_dict
 
 HAND_FORMAT = "segnapunti.hand"
@@ -191,6 +192,8 @@ def hand_report(view: HandView) -> dict[str, Any]:
                 "trick": v.verdict.trick,
                 "rule": v.verdict.rule,
                 "message": v.verdict.message,
+                "template": v.verdict.template,
+                "params": plain_params(v.verdict.params),
                 "proved_at": None if v.proved_at_position is None else v.proved_at_position - 1,
                 "stands": v.stands,
                 "ruled": bool(v.ruled_by),
@@ -198,6 +201,7 @@ def hand_report(view: HandView) -> dict[str, Any]:
             for v in view.verdicts
         ],
         "result": result.outcome if result else None,
+        "result_text": result.outcome_text.as_dict() if result and result.outcome_text else None,
         "scores": [score_str(s) for s in result.scores] if result else None,
         "unit": result.unit if result else view.game.score_unit,
         "team_scores": [score_str(s) for s in result.team_scores] if result else None,

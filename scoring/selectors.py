@@ -28,7 +28,7 @@ from scoring.handlog import (
 )
 from scoring.models import Hand, Match, MatchSeat
 from scoring.records import export_hand, export_match
-from scoring.rules import HandResult, ImpossibleMove, game_names, get_game
+from scoring.rules import HandResult, ImpossibleMove, Text, game_names, get_game
 from scoring.rules.core import Score, jsonable, score_str
 from scoring.rules.moves import move_from_dict, move_to_dict
 from scoring.snapshot import snapshot
@@ -154,7 +154,9 @@ def match_results(match: Match, hands: Sequence[Hand] | None = None) -> list[Han
 
 
 def result_from_dict(data: Mapping[str, Any]) -> HandResult:
-    """A hand's result from its stored form (``HandResult.as_dict``): scores back to exact numbers."""
+    """A hand's result from its stored form (``HandResult.as_dict``): scores back to exact numbers. One
+    stored before results had an ``outcome_text`` has none."""
+    text = data.get("outcome_text")
     return HandResult(
         outcome=data["outcome"],
         scores=tuple(_number(s) for s in data["scores"]),
@@ -162,6 +164,7 @@ def result_from_dict(data: Mapping[str, Any]) -> HandResult:
         teams=tuple(tuple(t) for t in data.get("teams", [])),
         team_scores=tuple(_number(s) for s in data.get("team_scores", [])),
         details=data.get("details", {}),
+        outcome_text=Text.from_dict(text) if text else None,
     )
 
 

@@ -343,7 +343,7 @@ def move_record(
         if done is not None:
             event = done.event
             assert isinstance(event, MoveRecorded)
-            verdicts = tuple(Verdict(**v) for v in event.verdicts)
+            verdicts = tuple(Verdict.from_dict(v) for v in event.verdicts)
             return MoveOutcome(hand, done.version, verdicts, replayed=True)
         _check_version(hand, expected_version)
         # The hand as folded at its version (kept from the last write, or caught up): no fold from zero.

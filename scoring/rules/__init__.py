@@ -10,7 +10,16 @@ from importlib import import_module
 from typing import Any
 
 from .core import Game, HandResult, HandState, MatchResult, Replay, Step, Verdict, replay
-from .errors import ImpossibleMove, InvalidOptions, IrregularMoveRefused, MalformedMove, RulesError
+from .errors import (
+    ImpossibleMove,
+    InvalidOptions,
+    IrregularMoveRefused,
+    MalformedMove,
+    RulesError,
+    Text,
+    _,
+    literal,
+)
 from .moves import Move, move_from_dict, move_to_dict
 
 # name -> "module:class"; each game module adds its own line.
@@ -37,6 +46,7 @@ __all__ = [
     "Replay",
     "RulesError",
     "Step",
+    "Text",
     "Verdict",
     "game_names",
     "get_game",
@@ -55,8 +65,13 @@ def game_names() -> list[str]:
 def get_game(name: str) -> Game[Any]:
     """The game object for ``name``; ImpossibleMove ``game.unknown`` for a name that is not registered."""
     if name not in _REGISTRY:
-        known = ", ".join(game_names())
-        raise ImpossibleMove("game.unknown", f"unknown game {name!r} (one of {known})", field="game")
+        raise ImpossibleMove(
+            "game.unknown",
+            _("unknown game '{name}' (one of {names})"),
+            field="game",
+            name=literal(name),
+            names=game_names(),
+        )
     if name not in _loaded:
         module, cls = _REGISTRY[name].split(":")
         _loaded[name] = getattr(import_module(f"{__name__}.{module}"), cls)()

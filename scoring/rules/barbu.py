@@ -29,8 +29,8 @@ from typing import Any
 
 from .barbu_contracts import CONTRACT_SETS, ContractSpec, contracts
 from .cards import FRENCH_52, FRENCH_RANKS, SUITS, rank_of, suit_of
-from .core import Game, HandResult, HandState, MatchResult, Pending, Score, Verdict, evolve, prove
-from .errors import ImpossibleMove
+from .core import ONLY, Game, HandResult, HandState, MatchResult, Pending, Score, Verdict, evolve, prove
+from .errors import ImpossibleMove, Text, _, literal
 from .moves import Call, Choose, Claim, Deal, Move, PassCards, PlayCard
 from .options import Option, Ruleset
 from .tricks import Strength, TrickPlay, follow_suit, with_trumps
@@ -42,6 +42,9 @@ RANK_INDEX = {rank: i for i, rank in enumerate(FRENCH_RANKS)}
 PIP_RANKS = FRENCH_RANKS[: FRENCH_RANKS.index("T") + 1]
 NO_TRUMP = "none"
 TRUMP_VALUES = (*SUITS, NO_TRUMP)
+
+_SUIT_OF = {card: suit_of(card) for card in FRENCH_52.cards}
+_SUIT_CARDS = {suit: frozenset(c for c in FRENCH_52.cards if _SUIT_OF[c] == suit) for suit in SUITS}
 
 # Verdict rule codes.
 RULE_FOLLOW = "follow_suit"
@@ -62,63 +65,67 @@ RULESET = Ruleset(
         Option(
             "contract_set",
             "seed",
-            "The contracts of the Quadro and their scores (only the seed's set so far).",
+            _("The contracts of the Quadro and their scores (only the seed's set so far)."),
             choices=tuple(CONTRACT_SETS),
         ),
         Option(
             "dealer_rotation",
             "every_hand",
-            "The deal passes to the left after every hand, or after a dealer's seven hands in a row.",
+            _("The deal passes to the left after every hand, or after a dealer's seven hands in a row."),
             choices=("every_hand", "seven_in_a_row"),
         ),
         Option(
             "mp_trump_obligation",
             "none",
-            "MP with trump: trumping is optional; or a void player must trump; or on a trump lead each "
-            "player must beat the highest trump so far if he can.",
+            _(
+                "MP with trump: trumping is optional; or a void player must trump; or on a trump lead each "
+                "player must beat the highest trump so far if he can."
+            ),
             choices=("none", "must_trump", "overtrump_on_trump_lead"),
         ),
         Option(
             "misere_pass",
             "left_simultaneous",
-            "Misère: every player passes 3 cards face down to his left before play, or no pass.",
+            _("Misère: every player passes 3 cards face down to his left before play, or no pass."),
             choices=("left_simultaneous", "none"),
         ),
         Option(
             "must_discard_kh",
             False,
-            "NPR: a player void in the suit led must discard the K of hearts.",
+            _("NPR: a player void in the suit led must discard the K of hearts."),
             kind=bool,
         ),
         Option(
             "early_end",
             "allowed",
-            "NPR, NPD, NPC once every penalty card is taken: the table may close the hand, play goes on, or "
-            "the hand ends at once.",
+            _(
+                "NPR, NPD, NPC once every penalty card is taken: the table may close the hand, play goes "
+                "on, or the hand ends at once."
+            ),
             choices=("allowed", "never", "automatic"),
         ),
         Option(
             "domino_opening_ranks",
             "any",
-            "Domino: any rank 2…A may open, or only 2…10.",
+            _("Domino: any rank 2…A may open, or only 2…10."),
             choices=("any", "pips_only"),
         ),
         Option(
             "domino_sequence",
             "linear",
-            "Domino: the rows run 2…A, or round the corner (A next to 2).",
+            _("Domino: the rows run 2…A, or round the corner (A next to 2)."),
             choices=("linear", "circular"),
         ),
         Option(
             "domino_stop",
             "all_cards",
-            "Domino: play on until every card is down, or stop once three players are out.",
+            _("Domino: play on until every card is down, or stop once three players are out."),
             choices=("all_cards", "three_out"),
         ),
         Option(
             "doubling",
             False,
-            "Reserved for a future pagat ruleset; the seed has no doubling.",
+            _("Reserved for a future pagat ruleset; the seed has no doubling."),
             choices=(False,),
         ),
     )
@@ -162,7 +169,7 @@ class Barbu(Game[BarbuState]):
     """Barbù: the seven contracts of the seed, the Quadro and the 28-hand match."""
 
     name = "barbu"
-    title = "Barbù"
+    title = _("Barbù")
     deck = FRENCH_52
     seat_counts = (SEATS,)
     ruleset = RULESET
@@ -181,7 +188,10 @@ class Barbu(Game[BarbuState]):
         crossed = _crossed(context, seats, codes)
         if len(crossed[dealer]) >= len(codes):
             raise ImpossibleMove(
-                "barbu.quadro_full", f"seat {dealer} has played every contract as dealer", field="dealer"
+                "barbu.quadro_full",
+                _("{dealer} has played every contract as dealer"),
+                field="dealer",
+                dealer=dealer,
             )
         return BarbuState(options=options, seats=seats, dealer=dealer, context=context, crossed=crossed)
 
@@ -206,6 +216,8 @@ class Barbu(Game[BarbuState]):
     # ---- who acts -------------------------------------------------------------------------------
     def actors(self, state: BarbuState, move: Move) -> frozenset[int | None]:
         phase = state.phase
+        if phase == "play" and isinstance(move, PlayCard):  # nearly every move
+            return ONLY[state.trick_play.to_play()]
         if isinstance(move, Choose):
             if move.choice == "close":
                 return (
@@ -216,8 +228,6 @@ class Barbu(Game[BarbuState]):
             return frozenset({state.dealer}) if phase in _CHOICES else frozenset()
         if isinstance(move, PassCards) and phase == "pass":
             return frozenset(self._not_passed(state))
-        if isinstance(move, PlayCard) and phase == "play":
-            return frozenset({state.trick_play.to_play()})
         if isinstance(move, PlayCard | Call) and phase == "domino":
             return frozenset({state.turn})
         return frozenset()
@@ -310,24 +320,32 @@ class Barbu(Game[BarbuState]):
             return self._close(state)
         expected = _CHOICES[state.phase]
         if move.choice != expected:
-            raise ImpossibleMove(
-                "barbu.choice_wrong",
-                f"the dealer now chooses the {expected}, not {move.choice!r}",
-                field="choice",
-            )
+            if expected == "contract":
+                template = _("the dealer now chooses the contract, not '{choice}'")
+            elif expected == "trump":
+                template = _("the dealer now chooses the trump, not '{choice}'")
+            else:
+                template = _("the dealer now chooses the opening rank, not '{choice}'")
+            raise ImpossibleMove("barbu.choice_wrong", template, field="choice", choice=literal(move.choice))
         value = move.value
         if state.phase == "contract":
             return self._choose_contract(state, value)
         if state.phase == "trump":
             if value not in TRUMP_VALUES:
                 raise ImpossibleMove(
-                    "barbu.trump_unknown", f"the trump is one of {', '.join(TRUMP_VALUES)}", field="value"
+                    "barbu.trump_unknown",
+                    _("the trump is one of {choices}"),
+                    field="value",
+                    choices=list(TRUMP_VALUES),
                 )
             return self._start_tricks(evolve(state, trump=None if value == NO_TRUMP else value))
         ranks = self._opening_ranks(state)
         if value not in ranks:
             raise ImpossibleMove(
-                "barbu.opening_rank", f"the opening rank is one of {' '.join(ranks)}", field="value"
+                "barbu.opening_rank",
+                _("the opening rank is one of {ranks}"),
+                field="value",
+                ranks=list(ranks),
             )
         return evolve(state, phase="domino", opening_rank=value, turn=state.next_seat(state.dealer))
 
@@ -335,13 +353,18 @@ class Barbu(Game[BarbuState]):
         codes = contracts(state.options["contract_set"])
         if value is None or value not in codes:
             raise ImpossibleMove(
-                "barbu.contract_unknown", f"the contract is one of {', '.join(codes)}", field="value"
+                "barbu.contract_unknown",
+                _("the contract is one of {codes}"),
+                field="value",
+                codes=list(codes),
             )
         if value in state.crossed[state.dealer]:
             raise ImpossibleMove(
                 "barbu.contract_played",
-                f"seat {state.dealer} has already played {value} as dealer: it is crossed off his Quadro",
+                _("{dealer} has already played {contract} as dealer: it is crossed off his Quadro"),
                 field="value",
+                dealer=state.dealer,
+                contract=value,
             )
         spec = codes[value]
         chosen = evolve(state, contract=value)
@@ -364,25 +387,33 @@ class Barbu(Game[BarbuState]):
         record: tuple[str, ...] | None = None
         if move.cards:
             if len(move.cards) != n or move.count not in (None, n):
-                raise ImpossibleMove("barbu.pass_count", f"each player passes {n} cards", field="cards")
+                raise ImpossibleMove(
+                    "barbu.pass_count", _("each player passes {count} cards"), field="cards", count=n
+                )
             if len(set(move.cards)) != n:
-                raise ImpossibleMove("card.repeated", "the same card is named twice", field="cards")
+                raise ImpossibleMove("card.repeated", _("the same card is named twice"), field="cards")
             for card in move.cards:
                 FRENCH_52.check(card, field="cards")
                 holdings.check_holds(seat, card, field="cards")
                 for other, cards in state.passes:
                     if cards and card in cards:
                         raise ImpossibleMove(
-                            "card.not_held", f"{card} was passed by seat {other}", field="cards"
+                            "card.not_held",
+                            _("{card} was passed by {passer_seat}"),
+                            field="cards",
+                            card=card,
+                            passer_seat=other,
                         )
             record = tuple(move.cards)
         elif move.count != n:
-            raise ImpossibleMove("barbu.pass_count", f"each player passes {n} cards", field="count")
+            raise ImpossibleMove(
+                "barbu.pass_count", _("each player passes {count} cards"), field="count", count=n
+            )
         passes = state.passes + ((seat, record),)
         if len(passes) < state.seats:
             return evolve(state, passes=passes)
         # Everyone has chosen: the cards reach the left-hand neighbour together (rules §6.1).
-        if holdings.known and all(cards is not None for _, cards in passes):
+        if holdings.known and all(cards is not None for _seat, cards in passes):
             for s, cards in passes:
                 holdings = holdings.remove(s, cards or (), field="cards", to_gone=False)
             for s, cards in passes:
@@ -398,23 +429,29 @@ class Barbu(Game[BarbuState]):
         holdings.check_holds(seat, card)
         play = state.trick_play
         index = state.move_index
-        pending, found = follow_suit(state, seat, card, led=play.current.led, trick=play.number)
-        if any(p.seat == seat and p.key.startswith("card:") for p in pending):
+        led = play.current.led
+        if state.pending or (led is not None and _SUIT_OF[card] != _SUIT_OF[led]):
+            pending, found = follow_suit(state, seat, card, led=led, trick=play.number)
+        else:
+            pending, found = state.pending, []  # what follow_suit says of a lead or a card of the suit led
+        if pending and any(p.seat == seat and p.key.startswith("card:") for p in pending):
             pending, by_card = prove(evolve(state, pending=pending), seat, (f"card:{card}",), index)
             found += by_card
-        pending, provisional, verdicts = _sort_proofs(pending, state.provisional, found)
+        if found:
+            pending, provisional, verdicts = _sort_proofs(pending, state.provisional, found)
+        else:
+            provisional, verdicts = state.provisional, []
         if holdings.known:
             rule = self._breach(state, seat, card)
             if rule is not None and rule != RULE_FOLLOW:  # a revoke is already reported by follow_suit
-                verdicts.append(
-                    Verdict(rule, seat, play.number, self._message(state, rule, seat, card), index)
-                )
+                template, params = self._message(state, rule, seat, card)
+                verdicts.append(Verdict(rule, seat, play.number, template, index, params=params))
         else:
             pending += self._assertions(state, seat, card)
         after = play.play(seat, card, _strength(state.trump))
         new = evolve(
             state,
-            holdings=holdings.remove(seat, (card,)),
+            holdings=holdings.remove_card(seat, card),
             tricks=after,
             pending=pending,
             provisional=provisional,
@@ -432,13 +469,13 @@ class Barbu(Game[BarbuState]):
         """Deal known: the rule a play of ``card`` by ``seat`` breaks now, or None (rules §6)."""
         hand = state.hands.hand(seat)
         current = state.trick_play.current
-        suit = suit_of(card)
+        suit = _SUIT_OF[card]
         if current.led is None:
-            if self.spec(state).no_heart_lead and suit == HEARTS and any(suit_of(c) != HEARTS for c in hand):
+            if suit == HEARTS and self.spec(state).no_heart_lead and not hand <= _SUIT_CARDS[HEARTS]:
                 return RULE_HEART_LEAD
             return None
-        led = suit_of(current.led)
-        if any(suit_of(c) == led for c in hand):
+        led = _SUIT_OF[current.led]
+        if not hand.isdisjoint(_SUIT_CARDS[led]):
             if suit != led:
                 return RULE_FOLLOW
             floor = self._overtrump_floor(state)
@@ -465,8 +502,8 @@ class Barbu(Game[BarbuState]):
         number, index, suit = current.number, state.move_index, suit_of(card)
 
         def pending(rule: str, keys: Iterable[str]) -> tuple[Pending, ...]:
-            message = self._message(state, rule, seat, card)
-            return tuple(Pending(seat, key, rule, message, index, number) for key in keys)
+            template, params = self._message(state, rule, seat, card)
+            return tuple(Pending(seat, key, rule, template, index, number, params) for key in keys)
 
         if current.led is None:
             if self.spec(state).no_heart_lead and suit == HEARTS:
@@ -513,20 +550,22 @@ class Barbu(Game[BarbuState]):
         forced = self.spec(state).forced_discard
         return forced if state.options["must_discard_kh"] and state.trump is None else None
 
-    def _message(self, state: BarbuState, rule: str, seat: int, card: str) -> str:
-        number = state.trick_play.number
-        led = state.trick_play.current.led
+    def _message(self, state: BarbuState, rule: str, seat: int, card: str) -> tuple[str, dict[str, Any]]:
+        """The template and params of the verdict on ``seat`` playing ``card`` against ``rule``."""
+        params: dict[str, Any] = {"seat": seat, "trick": state.trick_play.number}
         if rule == RULE_HEART_LEAD:
-            return f"seat {seat} led {card} to trick {number} while holding a suit other than hearts"
+            params["card"] = card
+            return _("{seat} led {card} to trick {trick} while holding a suit other than hearts"), params
         if rule == RULE_OVERTRUMP:
-            return f"seat {seat} played {card} to trick {number} while holding a higher trump"
-        if rule == RULE_MUST_TRUMP:
-            void = suit_of(led) if led else "?"
-            return f"seat {seat} did not trump trick {number} (void in {void}) while holding a trump"
+            params["card"] = card
+            return _("{seat} played {card} to trick {trick} while holding a higher trump"), params
+        led = state.trick_play.current.led
+        if rule == RULE_MUST_TRUMP and led is not None:
+            params["lead"] = suit_of(led)
+            return _("{seat} did not trump trick {trick} (void in {lead}) while holding a trump"), params
         if rule == RULE_DISCARD:
-            return (
-                f"seat {seat} did not discard {self.spec(state).forced_discard} on trick {number} while void"
-            )
+            params["forced_card"] = self.spec(state).forced_discard
+            return _("{seat} did not discard {forced_card} on trick {trick} while void"), params
         raise AssertionError(rule)
 
     # ---- early end and claims -------------------------------------------------------------------
@@ -543,7 +582,7 @@ class Barbu(Game[BarbuState]):
         if not self._decided(state):
             raise ImpossibleMove(
                 "barbu.close_early",
-                "the hand can be closed only in NPR, NPD or NPC once every penalty card is taken",
+                _("the hand can be closed only in NPR, NPD or NPC once every penalty card is taken"),
                 field="choice",
             )
         return evolve(state, phase="over", over=True, ended="table", provisional=())
@@ -582,8 +621,9 @@ class Barbu(Game[BarbuState]):
             if claim.tricks is not None and claim.tricks != remaining:
                 raise ImpossibleMove(
                     "barbu.claim_split",
-                    f"{remaining} tricks remain: claim them all or give a split by seat",
+                    _("{count} tricks remain: claim them all or give a split by seat"),
                     field="tricks",
+                    count=remaining,
                 )
             scores = [0] * state.seats
             scores[seat] = spec.per_trick * remaining + sum(items)
@@ -592,23 +632,25 @@ class Barbu(Game[BarbuState]):
         if claim.tricks is not None or len(split) != state.seats:
             raise ImpossibleMove(
                 "barbu.claim_split",
-                f"a split gives one number for each of the {state.seats} seats, and no tricks",
+                _("a split gives one number for each of the {count} seats, and no tricks"),
                 field="split",
+                count=state.seats,
             )
         if spec.claim_split == "tricks":
             if any(n < 0 for n in split) or sum(split) != remaining:
                 raise ImpossibleMove(
                     "barbu.claim_split",
-                    f"the split must share the {remaining} remaining tricks",
+                    _("the split must share the {count} remaining tricks"),
                     field="split",
+                    count=remaining,
                 )
             return tuple(spec.per_trick * n for n in split)
         if not _can_split(items, split):
             raise ImpossibleMove(
                 "barbu.claim_split",
-                "the split must share the remaining penalties "
-                f"({', '.join(str(v) for v in sorted(items))}) in points",
+                _("the split must share the remaining penalties ({penalties}) in points"),
                 field="split",
+                penalties=sorted(items),
             )
         return tuple(split)
 
@@ -652,54 +694,65 @@ class Barbu(Game[BarbuState]):
         holdings.check_holds(seat, card)
         playable = self._playable(state)
         if card not in playable:
-            fits = " ".join(FRENCH_52.sort(playable))
             raise ImpossibleMove(
-                "barbu.domino_card", f"{card} does not fit the layout (cards that fit: {fits})", field="card"
+                "barbu.domino_card",
+                _("{card} does not fit the layout (cards that fit: {cards})"),
+                field="card",
+                card=card,
+                cards=list(FRENCH_52.sort(playable)),
             )
-        pending, found = prove(state, seat, (f"card:{card}",), state.move_index)
-        pending, _, verdicts = _sort_proofs(pending, (), found)
-        new = evolve(
-            state, holdings=holdings.remove(seat, (card,)), layout=self._place(state, card), pending=pending
-        )
-        return self._domino_next(new, seat, verdicts)
+        pending, verdicts = state.pending, list[Verdict]()
+        if pending:
+            pending, found = prove(state, seat, (f"card:{card}",), state.move_index)
+            pending, _held, verdicts = _sort_proofs(pending, (), found)
+        changes = {"holdings": holdings.remove_card(seat, card), "layout": self._place(state, card)}
+        return self._domino_next(state, seat, verdicts, {**changes, "pending": pending})
 
     def _domino_pass(self, state: BarbuState, seat: int, move: Call) -> tuple[BarbuState, list[Verdict]]:
         if move.call != "pass":
-            raise ImpossibleMove("barbu.call_unknown", "in Domino the only call is 'pass'", field="call")
+            raise ImpossibleMove("barbu.call_unknown", _("in Domino the only call is 'pass'"), field="call")
         playable = self._playable(state)
         index = state.move_index
-        message = f"seat {seat} passed in Domino while holding a card that fit the layout"
         verdicts: list[Verdict] = []
         pending = state.pending
         if state.hands.known:
             held = FRENCH_52.sort(playable & state.hands.hand(seat))
             if held:
-                verdicts.append(Verdict(RULE_DOMINO_PASS, seat, None, f"{message} ({' '.join(held)})", index))
+                template = _("{seat} passed in Domino while holding a card that fit the layout ({cards})")
+                params = {"seat": seat, "cards": list(held)}
+                verdicts.append(Verdict(RULE_DOMINO_PASS, seat, None, template, index, params=params))
         else:
             # The pass asserts that the seat held none of the cards that fit: a later play of one proves it.
+            template = _("{seat} passed in Domino while holding a card that fit the layout")
+            params = {"seat": seat}
             pending += tuple(
-                Pending(seat, f"card:{c}", RULE_DOMINO_PASS, message, index, None)
+                Pending(seat, f"card:{c}", RULE_DOMINO_PASS, template, index, None, params)
                 for c in FRENCH_52.sort(playable)
             )
-        return self._domino_next(evolve(state, pending=pending), seat, verdicts)
+        return self._domino_next(state, seat, verdicts, {"pending": pending})
 
     def _domino_next(
-        self, state: BarbuState, seat: int, verdicts: list[Verdict]
+        self, state: BarbuState, seat: int, verdicts: list[Verdict], changes: dict[str, Any]
     ) -> tuple[BarbuState, list[Verdict]]:
-        counts = state.hands.counts
+        """The state after ``seat``'s turn (``changes`` made to ``state``, in one copy): who is out, whose
+        turn it is, or the end of the hand."""
+        holdings = changes.get("holdings", state.holdings)
+        assert holdings is not None
+        counts = holdings.counts
         finished = state.finished
         if counts[seat] == 0 and seat not in finished:
             finished += (seat,)
         left = [s for s in range(state.seats) if counts[s] > 0]
         if not left:
-            return evolve(state, finished=finished, turn=None, phase="over", over=True), verdicts
+            return evolve(state, **changes, finished=finished, turn=None, phase="over", over=True), verdicts
         if len(left) == 1 and state.options["domino_stop"] == "three_out":
+            state = evolve(state, **changes)
             last = left[0]
             if not state.hands.known:
                 # The last player holds every card not yet down: his earlier passes can be checked now.
                 rest = {f"card:{c}" for c in state.hands.deck - state.hands.gone}
                 pending, found = prove(state, last, rest, state.move_index)
-                pending, _, proved = _sort_proofs(pending, (), found)
+                pending, _held, proved = _sort_proofs(pending, (), found)
                 state, verdicts = evolve(state, pending=pending), verdicts + proved
             return evolve(
                 state, finished=finished + (last,), turn=None, phase="over", over=True, ended="three_out"
@@ -707,7 +760,7 @@ class Barbu(Game[BarbuState]):
         turn = next(
             state.next_seat(seat, k) for k in range(1, state.seats + 1) if counts[state.next_seat(seat, k)]
         )
-        return evolve(state, finished=finished, turn=turn), verdicts
+        return evolve(state, **changes, finished=finished, turn=turn), verdicts
 
     # ---- results --------------------------------------------------------------------------------
     def _result(self, state: BarbuState) -> HandResult:
@@ -730,6 +783,13 @@ class Barbu(Game[BarbuState]):
             )
             outcome = f"{spec.code} ({state.opening_rank}): " + ", ".join(
                 f"{place + 1}. seat {seat}" for place, seat in enumerate(order)
+            )
+            text = Text(
+                _(
+                    "{contract} ({rank}): 1. {first_seat}, 2. {second_seat}, 3. {third_seat}, "
+                    "4. {fourth_seat}"
+                ),
+                {"contract": spec.code, "rank": state.opening_rank, **dict(zip(_PLACES, order, strict=True))},
             )
         else:
             play = state.trick_play
@@ -767,10 +827,13 @@ class Barbu(Game[BarbuState]):
                 + ": "
                 + " ".join(f"{s:+d}" for s in scores)
             )
+            text = _trick_outcome(spec, state.trump, scores)
         # Rules §9: every hand adds up to its contract's total, whatever the way it ended.
         if sum(scores) != spec.total():
             raise AssertionError(f"{spec.code} scores {scores} do not add up to {spec.total()}")
-        return HandResult(outcome=outcome, scores=tuple(scores), unit=self.score_unit, details=details)
+        return HandResult(
+            outcome=outcome, scores=tuple(scores), unit=self.score_unit, details=details, outcome_text=text
+        )
 
     def _layout_rows(self, state: BarbuState) -> dict[str, list[str]]:
         assert state.opening_rank is not None
@@ -786,7 +849,7 @@ class Barbu(Game[BarbuState]):
         self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]
     ) -> dict[str, Any]:
         """The contracts each seat has played as dealer so far: ``{"played": [[codes] by seat]}``."""
-        played: list[list[str]] = [[] for _ in range(seats)]
+        played: list[list[str]] = [[] for _seat in range(seats)]
         for r in results:
             dealer, contract = r.details.get("dealer"), r.details.get("contract")
             if isinstance(dealer, int) and isinstance(contract, str):
@@ -814,7 +877,7 @@ class Barbu(Game[BarbuState]):
         codes = list(contracts(self.ruleset.validate(options)["contract_set"]))
         totals: list[Score] = [0] * seats
         rows: list[dict[str, Any]] = []
-        quadri: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
+        quadri: list[list[dict[str, Any]]] = [[] for _seat in range(seats)]
         for number, r in enumerate(results, start=1):
             totals = [t + s for t, s in zip(totals, r.scores, strict=True)]
             dealer, contract = r.details.get("dealer"), r.details.get("contract")
@@ -872,11 +935,11 @@ def _crossed(
     if played is None:
         return ((),) * seats
     bad = ImpossibleMove(
-        "barbu.context", "context 'played' must give each seat's list of contract codes", field="context"
+        "barbu.context", _("context 'played' must give each seat's list of contract codes"), field="context"
     )
     by_seat: list[Any]
     if isinstance(played, Mapping):
-        by_seat = [[] for _ in range(seats)]
+        by_seat = [[] for _seat in range(seats)]
         for key, codes_played in played.items():
             seat = int(key) if isinstance(key, str) and key.isdigit() else key
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
@@ -940,6 +1003,42 @@ def _sort_proofs(
         else:
             verdicts.append(v)
     return pending, tuple(held), verdicts
+
+
+_PLACES = ("first_seat", "second_seat", "third_seat", "fourth_seat")
+_SCORES = ("first_points", "second_points", "third_points", "fourth_points")
+
+
+def _trick_outcome(spec: ContractSpec, trump: str | None, scores: Sequence[int]) -> Text:
+    """What a trick contract's hand came to: the contract (and its trump) and every seat's score."""
+    params: dict[str, Any] = {"contract": spec.code}
+    for n, score in enumerate(scores):
+        params[_PLACES[n]] = n
+        params[_SCORES[n]] = score
+    if not spec.trump_choice:
+        return Text(
+            _(
+                "{contract}: {first_seat} {first_points}, {second_seat} {second_points}, "
+                "{third_seat} {third_points}, {fourth_seat} {fourth_points}"
+            ),
+            params,
+        )
+    if trump is None:
+        return Text(
+            _(
+                "{contract}, no trumps: {first_seat} {first_points}, {second_seat} {second_points}, "
+                "{third_seat} {third_points}, {fourth_seat} {fourth_points}"
+            ),
+            params,
+        )
+    params["trump"] = trump
+    return Text(
+        _(
+            "{contract}, trumps {trump}: {first_seat} {first_points}, {second_seat} {second_points}, "
+            "{third_seat} {third_points}, {fourth_seat} {fourth_points}"
+        ),
+        params,
+    )
 
 
 def _can_split(items: Sequence[int], targets: Sequence[int]) -> bool:

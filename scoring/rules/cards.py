@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .errors import ImpossibleMove, MalformedMove
+from .errors import ImpossibleMove, MalformedMove, _
 
 SUITS = ("S", "H", "D", "C")
 
@@ -133,11 +133,11 @@ class Deck:
     def check(self, card: object, *, field: str = "card") -> str:
         """Return the card code if it is in this deck; raise a keying error naming the field otherwise."""
         if not isinstance(card, str):
-            raise MalformedMove("move.malformed", f"{field} must be a card code string", field=field)
-        if card not in self.index:
-            raise ImpossibleMove(
-                "card.unknown", f"{card!r} is not a card of the {self.name} deck", field=field
+            raise MalformedMove(
+                "move.malformed", _("{name} must be a card code string"), field=field, name=field
             )
+        if card not in self.index:
+            raise ImpossibleMove("card.unknown", _NOT_A_CARD[self.name], field=field, code=card)
         return card
 
     def sort(self, cards: Iterable[str]) -> tuple[str, ...]:
@@ -210,4 +210,9 @@ SICILIAN_63 = Deck(
     SICILIAN_RANKS,
 )
 DECKS = {d.name: d for d in (FRENCH_52, LATIN_40, SICILIAN_63)}
+_NOT_A_CARD = {
+    FRENCH_52.name: _("'{code}' is not a card of the French 52 deck"),
+    LATIN_40.name: _("'{code}' is not a card of the Italian 40 deck"),
+    SICILIAN_63.name: _("'{code}' is not a card of the Sicilian 63 deck"),
+}
 _SUIT_OF.update((card, suit_of(card)) for deck in DECKS.values() for card in deck.cards)

@@ -24,8 +24,18 @@ from fractions import Fraction
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from .cards import Deck
-from .errors import ImpossibleMove, IrregularMoveRefused, MalformedMove
-from .moves import Claim, ClaimResponse, Deal, Move
+from .errors import (
+    NO_PARAMS,
+    ImpossibleMove,
+    IrregularMoveRefused,
+    MalformedMove,
+    Text,
+    _,
+    literal,
+    plain_params,
+    render,
+)
+from .moves import Claim, ClaimResponse, Deal, Move, PlayCard
 from .options import Ruleset
 
 Score = int | Fraction
@@ -50,11 +60,13 @@ def evolve(obj: _T, /, **changes: Any) -> _T:
         _PLAIN[cls] = names
     if not names:
         return replace(obj, **changes)  # type: ignore[type-var]
-    if not names.issuperset(changes):
+    state = obj.__dict__.copy()
+    size = len(state)
+    state.update(changes)
+    # Every field is already in the copy: only a name that is not one can make it grow.
+    if len(state) != size and not names.issuperset(changes):
         unknown = ", ".join(sorted(set(changes) - names))
         raise TypeError(f"{cls.__name__} has no field {unknown}")
-    state = obj.__dict__.copy()
-    state.update(changes)
     new = object.__new__(cls)
     object.__setattr__(new, "__dict__", state)
     return new
@@ -65,15 +77,25 @@ class Verdict:
     """A rule irregularity that happened at the table: recorded, not refused.
 
     ``move_index`` is the move that broke the rule; ``proved_at`` is the later move that proved it, when
-    the deal was not recorded and the proof came afterwards.
+    the deal was not recorded and the proof came afterwards. What it says is ``template`` (an ``_()``
+    literal) with ``params`` (see :mod:`scoring.rules.errors`); ``message`` is that in English.
     """
 
     rule: str
     seat: int | None
     trick: int | None
-    message: str
+    template: str
     move_index: int
     proved_at: int | None = None
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def message(self) -> str:
+        return render(self.template, self.params)
+
+    @property
+    def text(self) -> Text:
+        return Text(self.template, self.params)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -83,20 +105,38 @@ class Verdict:
             "message": self.message,
             "move_index": self.move_index,
             "proved_at": self.proved_at,
+            "template": self.template,
+            "params": plain_params(self.params),
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Verdict:
+        """A verdict from its dict form (:meth:`as_dict`). One stored before verdicts had templates has
+        only its English ``message``: that text stands as its template, with no params."""
+        template = data.get("template")
+        return cls(
+            rule=data["rule"],
+            seat=data["seat"],
+            trick=data["trick"],
+            template=data["message"] if template is None else template,
+            move_index=data["move_index"],
+            proved_at=data.get("proved_at"),
+            params=dict(data.get("params") or {}) if template is not None else NO_PARAMS,
+        )
 
-@dataclass(frozen=True)
-class Pending:
+
+class Pending(NamedTuple):
     """What a play asserted when the deal is unknown: ``seat`` held no card with ``key`` (a suit, the
-    trumps, one card). A later play of such a card by the same seat proves an irregularity."""
+    trumps, one card). A later play of such a card by the same seat proves an irregularity, whose verdict
+    says ``template`` with ``params``. (Made at many plays: a plain named tuple.)"""
 
     seat: int
     key: str
     rule: str
-    message: str
+    template: str
     move_index: int
     trick: int | None
+    params: Mapping[str, Any] = NO_PARAMS
 
 
 @dataclass(frozen=True)
@@ -121,16 +161,20 @@ class Holdings:
     def check_available(self, card: str, *, field: str = "card") -> None:
         """Refuse a card that is not in this hand's deck or that is already out of play."""
         if card not in self.deck:
-            raise ImpossibleMove("card.unknown", f"{card} is not in the deck of this hand", field=field)
+            raise ImpossibleMove(
+                "card.unknown", _("{card} is not in the deck of this hand"), field=field, card=card
+            )
         if card in self.gone:
-            raise ImpossibleMove("card.gone", f"{card} has already been played or put aside", field=field)
+            raise ImpossibleMove(
+                "card.gone", _("{card} has already been played or put aside"), field=field, card=card
+            )
 
     def check_holds(self, seat: int, card: str, *, field: str = "card") -> None:
         """Refuse a card the seat cannot hold: gone, or (deal known) held by another seat or in the stock."""
         self.check_available(card, field=field)
         if self.hands is None:
             if self.counts[seat] <= 0:
-                raise ImpossibleMove("hand.empty", f"seat {seat} has no card left", field="seat")
+                raise ImpossibleMove("hand.empty", _("{seat} has no card left"), field="seat", seat=seat)
             return
         if card in self.hands[seat]:
             return
@@ -138,10 +182,15 @@ class Holdings:
             if card in hand:
                 raise ImpossibleMove(
                     "card.not_held",
-                    f"the recorded deal gives {card} to seat {other}, not seat {seat}",
+                    _("the recorded deal gives {card} to {holder}, not {seat}"),
                     field=field,
+                    card=card,
+                    holder=other,
+                    seat=seat,
                 )
-        raise ImpossibleMove("card.not_held", f"{card} is not in seat {seat}'s hand", field=field)
+        raise ImpossibleMove(
+            "card.not_held", _("{card} is not in {seat}'s hand"), field=field, card=card, seat=seat
+        )
 
     def remove(
         self, seat: int, cards: Iterable[str], *, field: str = "card", to_gone: bool = True
@@ -151,12 +200,16 @@ class Holdings:
         if len(cards) == 1 and to_gone:
             return self._remove_one(seat, cards[0], field)
         if len(set(cards)) != len(cards):
-            raise ImpossibleMove("card.repeated", "the same card is named twice", field=field)
+            raise ImpossibleMove("card.repeated", _("the same card is named twice"), field=field)
         for card in cards:
             self.check_holds(seat, card, field=field)
         if self.hands is None and self.counts[seat] < len(cards):
             raise ImpossibleMove(
-                "hand.count", f"seat {seat} holds only {self.counts[seat]} cards", field=field
+                "hand.count",
+                _("{seat} holds only {count} cards"),
+                field=field,
+                seat=seat,
+                count=self.counts[seat],
             )
         counts = list(self.counts)
         counts[seat] -= len(cards)
@@ -173,22 +226,32 @@ class Holdings:
     def _remove_one(self, seat: int, card: str, field: str) -> Holdings:
         """One card played: the same checks and result as the general case, on the path every trick takes."""
         hands = self.hands
-        if hands is None or card not in hands[seat] or card in self.gone:
-            self.check_holds(seat, card, field=field)  # names the fault, or checks a moves-only play
         counts = self.counts
+        if hands is None:
+            if card not in self.deck or card in self.gone or counts[seat] <= 0:
+                self.check_holds(seat, card, field=field)  # names the fault
+        elif card not in hands[seat] or card in self.gone:
+            self.check_holds(seat, card, field=field)
         if hands is None:
             if counts[seat] < 1:
                 raise ImpossibleMove(
-                    "hand.count", f"seat {seat} holds only {counts[seat]} cards", field=field
+                    "hand.count",
+                    _("{seat} holds only {count} cards"),
+                    field=field,
+                    seat=seat,
+                    count=counts[seat],
                 )
         else:
             hands = (*hands[:seat], hands[seat] - {card}, *hands[seat + 1 :])
-        new = dict(self.__dict__)
-        new["counts"] = (*counts[:seat], counts[seat] - 1, *counts[seat + 1 :])
+        less = list(counts)
+        less[seat] -= 1
+        # A copy filled in place (the frozen class refuses attributes; its __dict__ does not).
+        made = object.__new__(Holdings)
+        new = made.__dict__
+        new.update(self.__dict__)
+        new["counts"] = tuple(less)
         new["hands"] = hands
         new["gone"] = self.gone | {card}
-        made = object.__new__(Holdings)
-        object.__setattr__(made, "__dict__", new)
         return made
 
     def add(self, seat: int, cards: Iterable[str], *, count: int | None = None) -> Holdings:
@@ -246,6 +309,9 @@ class HandState:
 
 S = TypeVar("S", bound=HandState)
 
+# ``actors`` answers a card play with the one seat to play: each such set made once, not at every card.
+ONLY: tuple[frozenset[int | None], ...] = tuple(frozenset({seat}) for seat in range(8))
+
 
 class Step(NamedTuple, Generic[S]):
     """What ``apply`` returns: the next state and the verdicts this move produced (made once per move,
@@ -255,9 +321,20 @@ class Step(NamedTuple, Generic[S]):
     verdicts: tuple[Verdict, ...] = ()
 
 
+# A named tuple made from a plain tuple of all its fields: without the generated __new__ (a Python call)
+# that fills in defaults, for the ones made at every move (Step) or every card (Spot, Pending).
+_tuple_new = tuple.__new__
+
+
 @dataclass(frozen=True)
 class HandResult:
-    """The outcome of a finished hand: the game's own words and the scores by seat (and by team)."""
+    """The outcome of a finished hand: the game's own words and the scores by seat (and by team).
+
+    ``outcome`` is what the game has always said (a code such as ``played`` or ``codille``, or, for some
+    games, a sentence): stored and compared as it is. ``outcome_text`` says it for a user, as a template
+    with params (:mod:`scoring.rules.errors`); every game gives one (``None`` only in a result stored
+    before there were such texts).
+    """
 
     outcome: str
     scores: tuple[Score, ...]
@@ -265,10 +342,12 @@ class HandResult:
     teams: tuple[tuple[int, ...], ...] = ()
     team_scores: tuple[Score, ...] = ()
     details: Mapping[str, Any] = field(default_factory=dict)
+    outcome_text: Text | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "outcome": self.outcome,
+            "outcome_text": self.outcome_text.as_dict() if self.outcome_text is not None else None,
             "scores": [score_str(s) for s in self.scores],
             "unit": self.unit,
             "teams": [list(t) for t in self.teams],
@@ -358,10 +437,32 @@ def prove(
     found: list[Verdict] = []
     for p in state.pending:
         if p.seat == seat and p.key in keys:
-            found.append(Verdict(p.rule, p.seat, p.trick, p.message, p.move_index, proved_at=move_index))
+            found.append(Verdict(p.rule, p.seat, p.trick, p.template, p.move_index, move_index, p.params))
         else:
             keep.append(p)
     return tuple(keep), found
+
+
+def _not_your_turn(seat: int | None, allowed: frozenset[int | None]) -> ImpossibleMove:
+    """The refusal of a move by a seat (``None``: the table) that is not among those ``allowed`` to act."""
+    seats = sorted(s for s in allowed if s is not None)
+    if seat is None:
+        return ImpossibleMove(
+            "turn.wrong", _("it is not the table's move: {seats} to act"), field="seat", seats=seats
+        )
+    if None not in allowed:
+        return ImpossibleMove(
+            "turn.wrong", _("it is not {seat}'s turn: {seats} to act"), field="seat", seat=seat, seats=seats
+        )
+    if seats:
+        return ImpossibleMove(
+            "turn.wrong",
+            _("it is not {seat}'s turn: the table or {seats} to act"),
+            field="seat",
+            seat=seat,
+            seats=seats,
+        )
+    return ImpossibleMove("turn.wrong", _("it is not {seat}'s turn: the table acts"), field="seat", seat=seat)
 
 
 class Game(ABC, Generic[S]):
@@ -386,11 +487,21 @@ class Game(ABC, Generic[S]):
         """A new hand before the deal, from options (validated, defaults filled in), seats and dealer."""
         values = self.ruleset.validate(options)
         if seats not in self.seat_counts:
-            allowed = " or ".join(str(n) for n in self.seat_counts)
-            raise ImpossibleMove("seats.count", f"{self.title} is played by {allowed} players", field="seats")
+            counts = self.seat_counts
+            if len(counts) == 1:
+                raise ImpossibleMove(
+                    "seats.count", _("this game is played by {count} players"), field="seats", count=counts[0]
+                )
+            raise ImpossibleMove(
+                "seats.count",
+                _("this game is played by {count} or {other_count} players"),
+                field="seats",
+                count=counts[0],
+                other_count=counts[1],
+            )
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
             raise ImpossibleMove(
-                "seat.unknown", f"the dealer must be a seat from 0 to {seats - 1}", field="dealer"
+                "seat.unknown", _("the dealer must be a seat from 1 to {count}"), field="dealer", count=seats
             )
         return self._initial(values, seats, dealer, dict(context or {}))
 
@@ -413,52 +524,68 @@ class Game(ABC, Generic[S]):
 
     def apply(self, state: S, move: Move) -> Step[S]:
         """Apply a move: the next state and its verdicts, or an ImpossibleMove with nothing changed."""
+        if type(move) is PlayCard and not state.over and state.claim is None and state.phase != "deal":
+            # Nearly every move: a card played in turn. The same checks as below, in the order they pass.
+            seat = move.seat
+            if type(seat) is int and 0 <= seat < state.seats and seat in self.actors(state, move):
+                index = state.move_index
+                new, verdicts = self._apply(state, move)
+                if not verdicts:
+                    return _tuple_new(Step, (self._counted(state, new, index + 1), ()))
+                return self._irregular(state, new, verdicts, index)
         if not isinstance(move, Move):
-            raise MalformedMove("move.malformed", "not a move", field="move")
+            raise MalformedMove("move.malformed", _("not a move"), field="move")
         if state.over:
-            raise ImpossibleMove("hand.over", "the hand is already over", field="type")
+            raise ImpossibleMove("hand.over", _("the hand is already over"), field="type")
         seat = move.seat
         if seat is not None and (type(seat) is not int or not 0 <= seat < state.seats):
-            raise ImpossibleMove("seat.unknown", f"seat {seat!r} is not at this table", field="seat")
+            raise ImpossibleMove(
+                "seat.unknown",
+                _("seat {number} is not at this table"),
+                field="seat",
+                number=seat + 1 if type(seat) is int else literal(seat),
+            )
         index = state.move_index
         if isinstance(move, Deal):
             if state.phase != "deal":
-                raise ImpossibleMove("phase.wrong", "the cards have already been dealt", field="type")
+                raise ImpossibleMove("phase.wrong", _("the cards have already been dealt"), field="type")
             new, verdicts = self._deal(state, move), list[Verdict]()
         elif state.phase == "deal":
-            raise ImpossibleMove("phase.wrong", "the deal must be recorded first", field="type")
+            raise ImpossibleMove("phase.wrong", _("the deal must be recorded first"), field="type")
         elif isinstance(move, Claim):
             new, verdicts = self._claim(state, move), []
         elif isinstance(move, ClaimResponse):
             new, verdicts = self._claim_response(state, move)
         elif state.claim is not None:
             raise ImpossibleMove(
-                "claim.pending", "a claim is waiting for the other players' answers", field="type"
+                "claim.pending", _("a claim is waiting for the other players' answers"), field="type"
             )
         else:
             allowed = self.actors(state, move)
             if not allowed:
                 raise ImpossibleMove(
                     "phase.wrong",
-                    f"a {move.kind} move is not possible now (phase: {state.phase})",
+                    _("a {kind} move is not possible now (phase: {phase})"),
                     field="type",
+                    kind=move.kind,
+                    phase=state.phase,
                 )
             if move.seat not in allowed:
-                who = ", ".join(
-                    "the table" if s is None else f"seat {s}"
-                    for s in sorted(allowed, key=lambda s: -1 if s is None else s)
-                )
-                raise ImpossibleMove(
-                    "turn.wrong", f"it is not seat {move.seat}'s turn: {who} to act", field="seat"
-                )
+                raise _not_your_turn(move.seat, allowed)
             new, verdicts = self._apply(state, move)
         if not verdicts:
-            return Step(self._counted(state, new, index + 1))
+            return _tuple_new(Step, (self._counted(state, new, index + 1), ()))
+        return self._irregular(state, new, verdicts, index)
+
+    def _irregular(self, state: S, new: S, verdicts: Sequence[Verdict], index: int) -> Step[S]:
+        """A move that drew verdicts: refused at a strict table (for a rule it broke itself), else recorded
+        with them."""
         now = [v for v in verdicts if v.move_index == index]
         if now and state.options.get("strict"):
+            # Refused with what the verdict would have said (its code tells that a strict table refused it).
             first = now[0]
             raise IrregularMoveRefused(
-                f"irregular.{first.rule}", f"strict table: {first.message}", field="card"
+                f"irregular.{first.rule}", first.template, field="card", **first.params
             )
         found = tuple(verdicts)
         new = evolve(new, move_index=index + 1, verdicts=new.verdicts + found)
@@ -480,7 +607,7 @@ class Game(ABC, Generic[S]):
     def result(self, state: S) -> HandResult:
         """The result of a finished hand (a claim settled or the last card played)."""
         if not state.over:
-            raise ImpossibleMove("hand.not_over", "the hand is not finished", field="type")
+            raise ImpossibleMove("hand.not_over", _("the hand is not finished"), field="type")
         return self._result(state)
 
     def random_deal(self, state: S, rng: random.Random) -> Deal:
@@ -559,7 +686,7 @@ class Game(ABC, Generic[S]):
 
     def _settle_claim(self, state: S, claim: Claim) -> S:
         """The finished state once every other player accepted the claim."""
-        raise ImpossibleMove("claim.not_allowed", f"claims are not used in {self.title}", field="type")
+        raise ImpossibleMove("claim.not_allowed", _("claims are not used in this game"), field="type")
 
     def moves_only(self, moves: Sequence[Move]) -> list[Move]:
         """The same hand as it is recorded when the deal is not entered (for the recording-mode tests)."""
@@ -573,7 +700,9 @@ class Game(ABC, Generic[S]):
             holdings = Holdings(deck=deck, counts=sizes)
         else:
             if len(deal.hands) != state.seats:
-                raise ImpossibleMove("deal.invalid", f"the deal needs {state.seats} hands", field="hands")
+                raise ImpossibleMove(
+                    "deal.invalid", _("the deal needs {count} hands"), field="hands", count=state.seats
+                )
             if not _deal_fits(deal.hands, deal.stock, sizes, stock_size, deck):
                 self._check_deal(deal.hands, deal.stock, sizes, stock_size, deck)
             holdings = Holdings(
@@ -597,27 +726,36 @@ class Game(ABC, Generic[S]):
         for seat, (hand, size) in enumerate(zip(hands, sizes, strict=True)):
             if len(hand) != size:
                 raise ImpossibleMove(
-                    "deal.invalid", f"seat {seat} must be dealt {size} cards, not {len(hand)}", field="hands"
+                    "deal.invalid",
+                    _("{seat} must be dealt {count} cards, not {given}"),
+                    field="hands",
+                    seat=seat,
+                    count=size,
+                    given=len(hand),
                 )
             for card in (*hand,):
                 self._check_dealt(card, deck, seen, "hands")
         if stock and len(stock) != stock_size:
-            raise ImpossibleMove("deal.invalid", f"the stock holds {stock_size} cards", field="stock")
+            raise ImpossibleMove(
+                "deal.invalid", _("the stock holds {count} cards"), field="stock", count=stock_size
+            )
         for card in stock:
             self._check_dealt(card, deck, seen, "stock")
 
     def _check_dealt(self, card: str, deck: frozenset[str], seen: set[str], field: str) -> None:
         self.deck.check(card, field=field)
         if card not in deck:
-            raise ImpossibleMove("card.unknown", f"{card} is not in the deck of this hand", field=field)
+            raise ImpossibleMove(
+                "card.unknown", _("{card} is not in the deck of this hand"), field=field, card=card
+            )
         if card in seen:
-            raise ImpossibleMove("deal.invalid", f"{card} is dealt twice", field=field)
+            raise ImpossibleMove("deal.invalid", _("{card} is dealt twice"), field=field, card=card)
         seen.add(card)
 
     def _claim(self, state: S, claim: Claim) -> S:
         if claim.seat is None or not self.can_claim(state, claim.seat):
             raise ImpossibleMove(
-                "claim.not_allowed", "only the player on lead may claim, between tricks", field="seat"
+                "claim.not_allowed", _("only the player on lead may claim, between tricks"), field="seat"
             )
         self.check_claim(state, claim)
         return evolve(state, claim=claim, claim_index=state.move_index, claim_accepted=frozenset())
@@ -625,18 +763,19 @@ class Game(ABC, Generic[S]):
     def _claim_response(self, state: S, answer: ClaimResponse) -> tuple[S, list[Verdict]]:
         claim = state.claim
         if claim is None:
-            raise ImpossibleMove("claim.none", "there is no claim to answer", field="type")
+            raise ImpossibleMove("claim.none", _("there is no claim to answer"), field="type")
         if answer.seat is None or answer.seat == claim.seat or answer.seat in state.claim_accepted:
             raise ImpossibleMove(
-                "turn.wrong", "the claim is answered once by each other player", field="seat"
+                "turn.wrong", _("the claim is answered once by each other player"), field="seat"
             )
         if not answer.accept:
             verdict = Verdict(
                 "claim.disputed",
                 claim.seat,
                 None,
-                f"seat {answer.seat} disputes seat {claim.seat}'s claim: play goes on",
+                _("{disputer_seat} disputes {claimer_seat}'s claim: play goes on"),
                 state.claim_index if state.claim_index is not None else state.move_index,
+                params={"disputer_seat": answer.seat, "claimer_seat": claim.seat},
             )
             cleared = evolve(
                 state,

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .core import HandResult, MatchResult, Score, Verdict, evolve
-from .errors import ImpossibleMove
+from .core import ONLY, HandResult, MatchResult, Score, Verdict, evolve
+from .errors import ImpossibleMove, Text, _
 from .moves import Call, Choose, Exchange, Move, PlayCard
 from .ombre_hand import HAND_SIZE, TALON, TRICKS, OmbreGame, OmbreState
 from .options import Option, Ruleset
@@ -27,44 +27,53 @@ HOMBRE_EXCHANGE_LIMIT = 8
 RULESET = Ruleset(
     (
         Option(
-            "n_matadors", 4, "Matadors with the privilege: 4 (the seed's first four trumps) or 3.", (4, 3)
+            "n_matadors", 4, _("Matadors with the privilege: 4 (the seed's first four trumps) or 3."), (4, 3)
         ),
         Option(
             "plain_order",
             "ombre",
-            "Plain-suit order: ombre (red pips reversed) or natural.",
+            _("Plain-suit order: ombre (red pips reversed) or natural."),
             ("ombre", "natural"),
         ),
         Option(
             "auction",
             "single_round",
-            "single_round: one call each, ties to the earlier speaker; open: rounds until all but one pass.",
+            _(
+                "single_round: one call each, ties to the earlier speaker; open: rounds until all but one "
+                "pass."
+            ),
             ("single_round", "open"),
         ),
         Option(
             "win_rule",
             "five_tricks",
-            "five_tricks: the hombre needs 5 tricks; majority: more than each defender (volo: always 9).",
+            _("five_tricks: the hombre needs 5 tricks; majority: more than each defender (volo: always 9)."),
             ("five_tricks", "majority"),
         ),
-        Option("stake", 1, "The stake paid from or to each defender.", kind=int, minimum=1),
-        Option("solo_stake", 0, "Stake for a solo; 0 = the ordinary stake.", kind=int, minimum=0),
+        Option("stake", 1, _("The stake paid from or to each defender."), kind=int, minimum=1),
+        Option("solo_stake", 0, _("Stake for a solo; 0 = the ordinary stake."), kind=int, minimum=0),
         Option(
-            "volo_stake", 0, "The volo prize V; 0 = none agreed (volo pays the stake).", kind=int, minimum=0
+            "volo_stake",
+            0,
+            _("The volo prize V; 0 = none agreed (volo pays the stake)."),
+            kind=int,
+            minimum=0,
         ),
         Option(
             "volo_stake_mode",
             "replace",
-            "replace: V replaces the stake on volo hands; add: V on top of it.",
+            _("replace: V replaces the stake on volo hands; add: V on top of it."),
             ("replace", "add"),
         ),
         Option(
             "redeal_dealer",
             "same",
-            "After an all-pass hand: the same dealer deals again, or the deal passes on.",
+            _("After an all-pass hand: the same dealer deals again, or the deal passes on."),
             ("same", "next"),
         ),
-        Option("deals", 12, "Played deals in a session (thrown-in deals do not count).", kind=int, minimum=1),
+        Option(
+            "deals", 12, _("Played deals in a session (thrown-in deals do not count)."), kind=int, minimum=1
+        ),
     )
 )
 
@@ -116,9 +125,18 @@ def hombre_wins(options: Mapping[str, Any], contract: str, tricks: Sequence[int]
     return own >= 5
 
 
+# The kind of move each phase waits for.
+_MOVE_OF_PHASE: dict[str, type[Move]] = {
+    "auction": Call,
+    "trump": Choose,
+    "exchange": Exchange,
+    "play": PlayCard,
+}
+
+
 class HombreIt(OmbreGame[HombreState]):
     name = "hombre_it"
-    title = "Hombre (Italian)"
+    title = _("Hombre (Italian)")
     ruleset = RULESET
     score_unit = "stakes"
     prefix = "hombre"
@@ -153,16 +171,10 @@ class HombreIt(OmbreGame[HombreState]):
         return None
 
     def actors(self, state: HombreState, move: Move) -> frozenset[int | None]:
-        kinds: dict[str, type[Move]] = {
-            "auction": Call,
-            "trump": Choose,
-            "exchange": Exchange,
-            "play": PlayCard,
-        }
         seat = self._waiting(state)
-        if seat is None or not isinstance(move, kinds.get(state.phase, type(None))):
+        if seat is None or not isinstance(move, _MOVE_OF_PHASE.get(state.phase, type(None))):
             return frozenset()
-        return frozenset({seat})
+        return ONLY[seat]
 
     def to_act(self, state: HombreState) -> frozenset[int]:
         seat = self._waiting(state)
@@ -195,11 +207,14 @@ class HombreIt(OmbreGame[HombreState]):
         assert seat is not None
         self._check_call_word(move)
         if move.call not in self.allowed_calls(state, seat):
-            raise ImpossibleMove(
-                "hombre.call_low",
-                f"{move.call} does not beat the {state.best[1] if state.best else ''} already called",
-                field="call",
-            )
+            standing = state.best[1] if state.best is not None else None  # never None: every call beats none
+            if standing == "gioco":
+                template = _("{call} does not beat the gioco already called")
+            elif standing == "solo":
+                template = _("{call} does not beat the solo already called")
+            else:
+                template = _("{call} does not beat the volo already called")
+            raise ImpossibleMove("hombre.call_low", template, field="call", call=move.call)
         calls = state.calls + ((seat, move.call),)
         passed = state.passed | {seat} if move.call == "passo" else state.passed
         best = state.best
@@ -228,7 +243,7 @@ class HombreIt(OmbreGame[HombreState]):
     def _choose(self, state: HombreState, move: Choose) -> HombreState:
         if move.choice != "trump":
             raise ImpossibleMove(
-                "hombre.choice", "the hombre's only choice is the trump suit", field="choice"
+                "hombre.choice", _("the hombre's only choice is the trump suit"), field="choice"
             )
         self._check_trump_suit(move)
         if state.contract == "gioco":
@@ -250,8 +265,9 @@ class HombreIt(OmbreGame[HombreState]):
                     "hombre.exchange_limit",
                     seat,
                     None,
-                    f"the hombre exchanged {n} cards; at most {HOMBRE_EXCHANGE_LIMIT} are allowed",
+                    _("the hombre exchanged {count} cards; at most {limit} are allowed"),
                     state.move_index,
+                    params={"count": n, "limit": HOMBRE_EXCHANGE_LIMIT},
                 )
             )
         if state.deal_known:
@@ -262,7 +278,7 @@ class HombreIt(OmbreGame[HombreState]):
 
     def _check_exchange_count(self, n: int) -> None:
         if n < 0:
-            raise ImpossibleMove("hombre.exchange_count", "the count cannot be negative", field="count")
+            raise ImpossibleMove("hombre.exchange_count", _("the count cannot be negative"), field="count")
 
     # ---- results --------------------------------------------------------------------------------
     def _result(self, state: HombreState) -> HandResult:
@@ -272,7 +288,10 @@ class HombreIt(OmbreGame[HombreState]):
             "deal_counts": state.best is not None,
         }
         if state.best is None:
-            return HandResult("passed", (0,) * state.seats, unit=self.score_unit, details=details)
+            text = Text(_("all passed: the deal is thrown in"))
+            return HandResult(
+                "passed", (0,) * state.seats, unit=self.score_unit, details=details, outcome_text=text
+            )
         hombre, contract = state.best
         tricks = self.tricks_by_seat(state)
         won = hombre_wins(state.options, contract, tricks, hombre)
@@ -292,6 +311,11 @@ class HombreIt(OmbreGame[HombreState]):
             claimed=state.claimed is not None,
             n_matadors=state.options["n_matadors"],
         )
+        params = {"hombre": hombre, "call": contract, "tricks": tricks[hombre]}
+        if won:
+            text = Text(_("{hombre} wins his {call} with {tricks} tricks"), params)
+        else:
+            text = Text(_("{hombre} loses his {call} with {tricks} tricks"), params)
         return HandResult(
             "won" if won else "lost",
             scores,
@@ -299,6 +323,7 @@ class HombreIt(OmbreGame[HombreState]):
             teams=((hombre,), tuple(s for s in range(state.seats) if s != hombre)),
             team_scores=(scores[hombre], sum((scores[s] for s in range(state.seats) if s != hombre), 0)),
             details=details,
+            outcome_text=text,
         )
 
     def match_result(
@@ -325,6 +350,7 @@ class HombreIt(OmbreGame[HombreState]):
                     "trump": d.get("trump"),
                     "tricks": d.get("tricks"),
                     "outcome": result.outcome,
+                    "outcome_text": None if result.outcome_text is None else result.outcome_text.as_dict(),
                     "scores": list(result.scores),
                     "totals": list(totals),
                 }

@@ -22,8 +22,8 @@ from typing import Any
 
 from . import lhombre_ledger as ledger
 from . import ombre
-from .core import HandResult, MatchResult, Score, Verdict, evolve
-from .errors import ImpossibleMove
+from .core import ONLY, HandResult, MatchResult, Score, Verdict, evolve
+from .errors import ImpossibleMove, Text, _, literal
 from .moves import Call, Choose, Claim, Deal, Declare, Exchange, Move, PlayCard
 from .ombre_hand import HAND_SIZE, TALON, TRICKS, OmbreGame, OmbreState
 from .options import Option, Ruleset
@@ -46,28 +46,32 @@ RULESET = Ruleset(
         Option(
             "espadille_force",
             False,
-            "Espadille forcé: when all pass, the holder of the espadille must play en prenant.",
+            _("Espadille forcé: when all pass, the holder of the espadille must play en prenant."),
             kind=bool,
         ),
         Option(
             "upgrade",
             False,
-            "An earlier 'je joue' overcalled by 'sans prendre' may upgrade to it and keep priority.",
+            _("An earlier 'je joue' overcalled by 'sans prendre' may upgrade to it and keep priority."),
             kind=bool,
         ),
-        Option("start_chips", 400, "Jetons each player starts with (0: net results).", kind=int, minimum=0),
+        Option(
+            "start_chips", 400, _("Jetons each player starts with (0: net results)."), kind=int, minimum=0
+        ),
         Option(
             "odd_chips",
             "exact",
-            "exact: halves kept; integer: D1 pays the odd jeton of a doubling, the better defender takes "
-            "the odd jeton of a share.",
+            _(
+                "exact: halves kept; integer: D1 pays the odd jeton of a doubling, the better defender takes "
+                "the odd jeton of a share."
+            ),
             ledger.ODD_CHIPS,
         ),
-        Option("poules", 20, "Poules drawn by an hombre before the evening ends.", kind=int, minimum=1),
+        Option("poules", 20, _("Poules drawn by an hombre before the evening ends."), kind=int, minimum=1),
         Option(
             "extension",
             "none",
-            "After the agreed poules: none, nine more deals, until a bête is made, until a bête is drawn.",
+            _("After the agreed poules: none, nine more deals, until a bête is made, until a bête is drawn."),
             ledger.EXTENSIONS,
         ),
     )
@@ -154,7 +158,7 @@ def deduced_run(mine: frozenset[str], out: frozenset[str], trump: str, complete:
 
 class LHombre(OmbreGame[LHombreState]):
     name = "lhombre"
-    title = "L'Hombre (French)"
+    title = _("L'Hombre (French)")
     ruleset = RULESET
     score_unit = "jetons"
     prefix = "lhombre"
@@ -176,8 +180,9 @@ class LHombre(OmbreGame[LHombreState]):
         try:
             return ledger.Ledger.from_dict(raw)
         except (KeyError, TypeError, ValueError, AssertionError) as exc:
+            # What is wrong is said by the chained exception: the message is only for the user.
             raise ImpossibleMove(
-                "lhombre.context", f"the ledger in the context is malformed: {exc}", field="context"
+                "lhombre.context", _("the ledger in the context is malformed"), field="context"
             ) from exc
 
     def moves_only(self, moves: Sequence[Move]) -> list[Move]:
@@ -228,11 +233,15 @@ class LHombre(OmbreGame[LHombreState]):
         return None
 
     def actors(self, state: LHombreState, move: Move) -> frozenset[int | None]:
+        if state.phase == "play" and isinstance(move, PlayCard) and not state.over:  # nearly every move
+            return ONLY[state.tricks.to_play()]
         if isinstance(move, Choose) and move.choice not in CHOICES:
             raise ImpossibleMove(
                 "lhombre.choice",
-                f"unknown choice {move.choice!r} (one of {', '.join(CHOICES)})",
+                _("unknown choice '{name}' (one of {names})"),
                 field="choice",
+                name=literal(move.choice),
+                names=list(CHOICES),
             )
         seat = self._waiting(state)
         phase = state.phase
@@ -252,7 +261,7 @@ class LHombre(OmbreGame[LHombreState]):
             return frozenset({None, seat})
         if phase == "play":
             if isinstance(move, PlayCard):
-                return frozenset({seat})
+                return ONLY[seat]
             if isinstance(move, Choose) and move.choice == "vole" and state.deciding:
                 return frozenset({state.hombre})
             if isinstance(move, Declare) and move.combination == "matadors":
@@ -316,13 +325,28 @@ class LHombre(OmbreGame[LHombreState]):
         self._check_call_word(move)
         call, verdicts = move.call, list[Verdict]()
         if call not in self.allowed_calls(state, seat):
+            above = state.best[1] if state.best else None  # never None: every call ranks above none
             if state.asked is not None:
-                why = f"asked whether he plays sans prendre, seat {seat} said {call}"
+                template = _("asked whether he plays sans prendre, {seat} said {call}; it counts as a pass")
+            elif above == JE_JOUE:
+                template = _(
+                    "{seat} called {call}, which does not rank above the je_joue already called; "
+                    "it counts as a pass"
+                )
+            elif above == SANS_PRENDRE:
+                template = _(
+                    "{seat} called {call}, which does not rank above the sans_prendre already called; "
+                    "it counts as a pass"
+                )
             else:
-                above = state.best[1] if state.best else ""
-                why = f"seat {seat} called {call}, which does not rank above the {above} already called"
-            message = f"{why}; it counts as a pass"
-            verdicts.append(Verdict("lhombre.call_low", seat, None, message, state.move_index))
+                template = _(
+                    "{seat} called {call}, which does not rank above the vole already called; "
+                    "it counts as a pass"
+                )
+            params = {"seat": seat, "call": call}
+            verdicts.append(
+                Verdict("lhombre.call_low", seat, None, template, state.move_index, params=params)
+            )
             call = PASS
         calls = state.calls + ((seat, call),)
         if state.asked is not None:
@@ -368,14 +392,14 @@ class LHombre(OmbreGame[LHombreState]):
             return evolve(state, trump=move.value, phase="exchange", exchangers=order)
         if move.choice == "talon":
             if move.value not in TALON_VALUES:
-                raise ImpossibleMove("lhombre.talon", "the talon is shown or hidden", field="value")
+                raise ImpossibleMove("lhombre.talon", _("the talon is shown or hidden"), field="value")
             return self._start_play(evolve(state, talon_shown=move.value))
         if move.choice == "vole":
             if move.value not in VOLE_VALUES:
-                raise ImpossibleMove("lhombre.vole", "after five tricks: go_on or stop", field="value")
+                raise ImpossibleMove("lhombre.vole", _("after five tricks: go_on or stop"), field="value")
             if move.value == "go_on":
                 return evolve(state, vole="continuation")
-            self._require_matadors(state, "stopping")
+            self._require_matadors(state, "stop")
             return evolve(state, stopped=True, phase="done", over=True)
         return self._espadille(state, move)
 
@@ -389,21 +413,31 @@ class LHombre(OmbreGame[LHombreState]):
         if move.value not in ESPADILLE_VALUES:
             raise ImpossibleMove(
                 "lhombre.espadille",
-                f"one of {', '.join(ESPADILLE_VALUES)}, not {move.value!r}",
+                _("one of {names}, not '{name}'"),
                 field="value",
+                names=list(ESPADILLE_VALUES),
+                name=literal(move.value),
             )
         seat = move.seat
         if (move.value == "talon") != (seat is None):
             raise ImpossibleMove(
                 "lhombre.espadille",
-                "the talon is turned up by the table; a declaration or a concealment names its player",
+                _("the talon is turned up by the table; a declaration or a concealment names its player"),
                 field="seat",
             )
         if state.deal_known:
             holder = self._espadille_holder(state)
             if seat != holder:
-                where = "the talon" if holder is None else f"seat {holder}'s hand"
-                raise ImpossibleMove("lhombre.espadille_holder", f"the espadille is in {where}", field="seat")
+                if holder is None:
+                    raise ImpossibleMove(
+                        "lhombre.espadille_holder", _("the espadille is in the talon"), field="seat"
+                    )
+                raise ImpossibleMove(
+                    "lhombre.espadille_holder",
+                    _("the espadille is in {holder}'s hand"),
+                    field="seat",
+                    holder=holder,
+                )
         if move.value == "declare":
             assert seat is not None
             return evolve(
@@ -424,8 +458,9 @@ class LHombre(OmbreGame[LHombreState]):
                     "lhombre.exchange_limit",
                     seat,
                     None,
-                    f"the first to exchange took {n} cards; at most {FIRST_EXCHANGE_LIMIT} are allowed",
+                    _("the first to exchange took {count} cards; at most {limit} are allowed"),
                     state.move_index,
+                    params={"count": n, "limit": FIRST_EXCHANGE_LIMIT},
                 )
             )
         if len(new.exchanges) < len(state.exchangers):
@@ -436,7 +471,9 @@ class LHombre(OmbreGame[LHombreState]):
 
     def _check_exchange_count(self, n: int) -> None:
         if not 0 <= n <= HAND_SIZE:
-            raise ImpossibleMove("lhombre.exchange_count", f"cannot exchange {n} cards", field="count")
+            raise ImpossibleMove(
+                "lhombre.exchange_count", _("cannot exchange {count} cards"), field="count", count=n
+            )
 
     def _start_play(self, state: LHombreState) -> LHombreState:
         hombre = state.the_hombre()
@@ -458,9 +495,13 @@ class LHombre(OmbreGame[LHombreState]):
     def _check_play(self, state: LHombreState, seat: int, card: str) -> None:
         """Deal unknown: a card shown to be elsewhere, or the hombre's trump just below the run he
         declared, cannot be played."""
+        if state.deal_known:
+            return
         holder = self._known_holder(state, card)
         if holder is not None and holder != seat:
-            raise ImpossibleMove("card.not_held", f"{card} was shown to be in seat {holder}'s hand")
+            raise ImpossibleMove(
+                "card.not_held", _("{card} was shown to be in {holder}'s hand"), card=card, holder=holder
+            )
         trump = state.trump_suit()
         if (
             not state.deal_known
@@ -471,21 +512,22 @@ class LHombre(OmbreGame[LHombreState]):
         ):
             raise ImpossibleMove(
                 "lhombre.matadors_wrong",
-                f"the hombre declared a run of {len(state.declared)} but also held {card}",
+                _("the hombre declared a run of {count} but also held {card}"),
+                count=len(state.declared),
+                card=card,
             )
 
-    def _play(self, state: LHombreState, move: PlayCard) -> tuple[LHombreState, list[Verdict]]:
-        new, verdicts = super()._play(state, move)
+    def _played(self, state: LHombreState, play: TrickPlay, over: bool) -> dict[str, Any]:
         vole = state.vole
         if state.deciding:
             vole = "continuation"  # leading to trick 6 after five straight tricks undertakes the vole
-        if new.over and state.declared is not None and not state.deal_known:
-            mine = frozenset(c for t in new.tricks.done for s, c in t.plays if s == state.hombre)
+        if over and state.declared is not None and not state.deal_known:
+            mine = frozenset(c for t in play.done for s, c in t.plays if s == state.hombre)
             if deduced_run(mine, frozenset(), state.trump_suit(), complete=True) != len(state.declared):
                 raise ImpossibleMove(
-                    "lhombre.matadors_wrong", "the hombre's cards played contradict the run he declared"
+                    "lhombre.matadors_wrong", _("the hombre's cards played contradict the run he declared")
                 )
-        return evolve(new, vole=vole, phase="done" if new.over else "play"), verdicts
+        return {"vole": vole, "phase": "done" if over else "play"}
 
     # -- the matador run (§10.4): counted on the hombre's hand at the first lead
     def _declare(self, state: LHombreState, move: Declare) -> LHombreState:
@@ -495,21 +537,23 @@ class LHombre(OmbreGame[LHombreState]):
         if cards != order[: len(cards)]:
             raise ImpossibleMove(
                 "lhombre.matadors_run",
-                "declare the unbroken run of top trumps from the espadille, highest first",
+                _("declare the unbroken run of top trumps from the espadille, highest first"),
                 field="cards",
             )
         known = self.run_length(state)
         if known is not None and known != len(cards):
             raise ImpossibleMove(
                 "lhombre.matadors_wrong",
-                f"the hombre's run is {known} cards, not {len(cards)}",
+                _("the hombre's run is {count} cards, not {given}"),
                 field="cards",
+                count=known,
+                given=len(cards),
             )
         if not state.deal_known:
             mine, out = self._seen(state)
             if any(c in out for c in cards) or (len(cards) < len(order) and order[len(cards)] in mine):
                 raise ImpossibleMove(
-                    "lhombre.matadors_wrong", "the cards played contradict this run", field="cards"
+                    "lhombre.matadors_wrong", _("the cards played contradict this run"), field="cards"
                 )
         return evolve(state, declared=cards)
 
@@ -530,17 +574,18 @@ class LHombre(OmbreGame[LHombreState]):
         return deduced_run(mine, out, trump, complete=len(mine) == HAND_SIZE)
 
     def _require_matadors(self, state: LHombreState, what: str) -> None:
+        """Refuse ``what`` (``claim`` or ``stop``) while the hombre's matador run is not known."""
         if self.run_length(state) is None:
-            raise ImpossibleMove(
-                "lhombre.matadors_unknown",
-                f"the deal is not recorded: the hombre declares his matador run before {what}",
-                field="type",
-            )
+            if what == "claim":
+                template = _("the deal is not recorded: the hombre declares his matador run before a claim")
+            else:
+                template = _("the deal is not recorded: the hombre declares his matador run before stopping")
+            raise ImpossibleMove("lhombre.matadors_unknown", template, field="type")
 
     # ---- claims (§9) ----------------------------------------------------------------------------
     def check_claim(self, state: LHombreState, claim: Claim) -> None:
         super().check_claim(state, claim)
-        self._require_matadors(state, "a claim")
+        self._require_matadors(state, "claim")
 
     def _settle_claim(self, state: LHombreState, claim: Claim) -> LHombreState:
         won = self._claimed_tricks(state, claim)
@@ -610,7 +655,13 @@ class LHombre(OmbreGame[LHombreState]):
             defence = sum((Fraction(scores[s]) for s in outcome.defenders), Fraction(0))
             team_scores = (scores[hombre], ledger.exact(defence))
         return HandResult(
-            outcome.kind, scores, unit=self.score_unit, teams=teams, team_scores=team_scores, details=details
+            outcome.kind,
+            scores,
+            unit=self.score_unit,
+            teams=teams,
+            team_scores=team_scores,
+            details=details,
+            outcome_text=_outcome_text(outcome, state.contract),
         )
 
     # ---- the evening ----------------------------------------------------------------------------
@@ -657,6 +708,7 @@ class LHombre(OmbreGame[LHombreState]):
         for s, r in zip(evening.settlements, results, strict=False):
             row = s.as_row()
             row.update(
+                outcome_text=None if r.outcome_text is None else r.outcome_text.as_dict(),
                 dealer=r.details.get("dealer"),
                 contract=r.details.get("contract"),
                 trump=r.details.get("trump"),
@@ -691,6 +743,38 @@ class LHombre(OmbreGame[LHombreState]):
                 "final_settlement": evening.finished,
             },
         )
+
+
+def _outcome_text(outcome: ledger.Outcome, contract: str | None) -> Text:
+    """What a hand came to, for a user: the outcome's kind with the players it concerns."""
+    kind = outcome.kind
+    if kind == ledger.ALL_PASS:
+        return Text(_("all passed: the deal is thrown in"))
+    if kind == ledger.CONCEALED:
+        return Text(_("{seat} concealed the espadille and makes the bête"), {"seat": outcome.maker})
+    hombre = outcome.hombre
+    assert hombre is not None
+    tricks = outcome.tricks[hombre]
+    if kind == ledger.WIN:
+        return Text(
+            _("{hombre} wins the {call} with {tricks} tricks"),
+            {"hombre": hombre, "call": contract, "tricks": tricks},
+        )
+    if kind == ledger.REMISE:
+        return Text(
+            _("remise: {hombre} does not win the {call} ({tricks} tricks) and makes the bête"),
+            {"hombre": hombre, "call": contract, "tricks": tricks},
+        )
+    if kind == ledger.REMISE_PAR_TROIS:
+        return Text(_("remise par trois: three tricks each, {hombre} makes the bête"), {"hombre": hombre})
+    if kind == ledger.CODILLE:
+        return Text(
+            _("codille: {winner} wins against the {call} of {hombre}"),
+            {"winner": outcome.codille, "call": contract, "hombre": hombre},
+        )
+    if kind == ledger.VOLE_WON:
+        return Text(_("{hombre} wins the vole"), {"hombre": hombre})
+    return Text(_("{hombre} fails the vole with {tricks} tricks"), {"hombre": hombre, "tricks": tricks})
 
 
 __all__ = ["CALLS", "LHombre", "LHombreState", "deduced_run", "exchange_limit", "matador_run"]

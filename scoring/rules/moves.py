@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import MISSING, Field, dataclass, fields
 from typing import Any, ClassVar
 
-from .errors import MalformedMove
+from .errors import MalformedMove, _, literal
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -170,13 +170,13 @@ def move_to_dict(move: Move) -> dict[str, Any]:
 
 def _card_tuple(value: Any, name: str) -> tuple[str, ...]:
     if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
-        raise MalformedMove("move.malformed", f"{name} must be a list of card codes", field=name)
+        raise MalformedMove("move.malformed", _("{name} must be a list of card codes"), field=name, name=name)
     return tuple(value)
 
 
 def _int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedMove("move.malformed", f"{name} must be a whole number", field=name)
+        raise MalformedMove("move.malformed", _("{name} must be a whole number"), field=name, name=name)
     return value
 
 
@@ -195,7 +195,7 @@ def move_from_dict(data: Mapping[str, Any]) -> Move:
     """Parse the dict form; raise MalformedMove naming the field that is wrong."""
     # type() first: a dict is what every caller passes, and an ABC check costs far more than this one.
     if type(data) is not dict and not isinstance(data, Mapping):
-        raise MalformedMove("move.malformed", "a move must be an object", field="move")
+        raise MalformedMove("move.malformed", _("a move must be an object"), field="move")
     if len(data) == 3 and data.get("type") == "play":  # most moves of every log: a card played
         seat, card = data.get("seat"), data.get("card")
         if type(seat) is int and type(card) is str:
@@ -203,18 +203,35 @@ def move_from_dict(data: Mapping[str, Any]) -> Move:
     kind = data.get("type")
     cls = MOVE_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        known = ", ".join(sorted(MOVE_TYPES))
-        raise MalformedMove("move.malformed", f"unknown move type {kind!r} (one of {known})", field="type")
+        raise MalformedMove(
+            "move.malformed",
+            _("unknown move type '{kind}' (one of {kinds})"),
+            field="type",
+            kind=literal(kind),
+            kinds=sorted(MOVE_TYPES),
+        )
     allowed = _fields_of(cls)
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
         if key == "type":
             continue
         if key not in allowed:
-            raise MalformedMove("move.malformed", f"unknown field {key!r} for a {kind} move", field=key)
+            raise MalformedMove(
+                "move.malformed",
+                _("unknown field '{name}' for a {kind} move"),
+                field=key,
+                name=literal(key),
+                kind=kind,
+            )
         if value is None:
             if allowed[key].default is not None:  # only what may be absent may be null
-                raise MalformedMove("move.malformed", f"{key} cannot be null in a {kind} move", field=key)
+                raise MalformedMove(
+                    "move.malformed",
+                    _("{name} cannot be null in a {kind} move"),
+                    field=key,
+                    name=key,
+                    kind=kind,
+                )
             kwargs[key] = None
         elif key in ("seat", "value", "target", "tricks", "count") and not (
             kind == "choose" and key == "value"
@@ -224,19 +241,19 @@ def move_from_dict(data: Mapping[str, Any]) -> Move:
             kwargs[key] = _card_tuple(value, key)
         elif key == "hands":
             if not isinstance(value, list | tuple):
-                raise MalformedMove("move.malformed", "hands must be a list of card lists", field="hands")
+                raise MalformedMove("move.malformed", _("hands must be a list of card lists"), field="hands")
             kwargs[key] = tuple(_card_tuple(h, "hands") for h in value)
         elif key == "split":
             if not isinstance(value, list | tuple):
-                raise MalformedMove("move.malformed", "split must be a list of numbers", field="split")
+                raise MalformedMove("move.malformed", _("split must be a list of numbers"), field="split")
             kwargs[key] = tuple(_int(v, "split") for v in value)
         elif key == "accept":
             if not isinstance(value, bool):
-                raise MalformedMove("move.malformed", "accept must be true or false", field="accept")
+                raise MalformedMove("move.malformed", _("accept must be true or false"), field="accept")
             kwargs[key] = value
         else:
             if not isinstance(value, str):
-                raise MalformedMove("move.malformed", f"{key} must be a string", field=key)
+                raise MalformedMove("move.malformed", _("{name} must be a string"), field=key, name=key)
             kwargs[key] = value
     try:
         return cls(**kwargs)
@@ -247,4 +264,6 @@ def move_from_dict(data: Mapping[str, Any]) -> Move:
             if n not in kwargs and f.default is MISSING and f.default_factory is MISSING
         ]
         name = missing[0] if missing else "move"
-        raise MalformedMove("move.malformed", f"a {kind} move needs {name!r}", field=name) from exc
+        raise MalformedMove(
+            "move.malformed", _("a {kind} move needs '{name}'"), field=name, kind=kind, name=name
+        ) from exc

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import Any
 
 from .cards import LATIN_40, suit_of
 from .core import HandState, Pending, Verdict, evolve, prove
+from .errors import _
 from .tricks import Strength
 
 SPADILLE = "AS"
@@ -84,6 +86,12 @@ def is_trump(card: str, trump: str) -> bool:
 def effective_suit(card: str, trump: str) -> str:
     """``"T"`` for a trump, else the printed suit (the black aces never count as spade or bastoni)."""
     return TRUMP if is_trump(card, trump) else suit_of(card)
+
+
+@cache
+def effective_suits(trump: str) -> dict[str, str]:
+    """:func:`effective_suit` of every card of the deck under ``trump``, looked up at every card played."""
+    return {card: effective_suit(card, trump) for card in LATIN_40.cards}
 
 
 @cache
@@ -231,10 +239,12 @@ def revoke_rule(
     return "matador"
 
 
-def _message(kind: str, seat: int, led: str, trick: int) -> str:
+def _message(kind: str, seat: int, led: str, trick: int) -> tuple[str, dict[str, Any]]:
+    """The template and params of a revoke verdict of ``kind`` (``matador`` or ``follow_suit``)."""
+    params = {"seat": seat, "led_card": led, "trick": trick}
     if kind == "matador":
-        return f"seat {seat} kept a matador that the {led} led to trick {trick} forced out"
-    return f"seat {seat} did not follow the {led} led to trick {trick} while able to"
+        return _("{seat} kept a matador that the {led_card} led to trick {trick} forced out"), params
+    return _("{seat} did not follow the {led_card} led to trick {trick} while able to"), params
 
 
 def revoke_check(
@@ -259,10 +269,8 @@ def revoke_check(
         kind = revoke_rule(state.hands.hand(seat), card, trick_cards, trump, matador_count)
         if kind is None:
             return state.pending, []
-        led = trick_cards[0]
-        return state.pending, [
-            Verdict(f"{prefix}.{kind}", seat, trick, _message(kind, seat, led, trick), index)
-        ]
+        template, params = _message(kind, seat, trick_cards[0], trick)
+        return state.pending, [Verdict(f"{prefix}.{kind}", seat, trick, template, index, params=params)]
     pending, found = prove(state, seat, play_keys(card, trump, matador_count), index)
     verdicts: list[Verdict] = []
     settled: set[int] = set()  # moves whose rule is now final: every other key of theirs goes
@@ -278,10 +286,9 @@ def revoke_check(
     pending = tuple(p for p in pending if not (p.seat == seat and p.move_index in settled))
     if trick_cards and effective_suit(card, trump) != effective_suit(trick_cards[0], trump):
         led = trick_cards[0]
-        pending = pending + tuple(
-            Pending(seat, key, f"{prefix}.{kind}", _message(kind, seat, led, trick), index, trick)
-            for key, kind in void_keys(led, trump, matador_count)
-        )
+        for key, kind in void_keys(led, trump, matador_count):
+            template, params = _message(kind, seat, led, trick)
+            pending += (Pending(seat, key, f"{prefix}.{kind}", template, index, trick, params),)
     return pending, verdicts
 
 

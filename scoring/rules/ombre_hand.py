@@ -18,9 +18,9 @@ from typing import Any, ClassVar, TypeVar
 from . import ombre
 from .cards import LATIN_40
 from .core import Game, HandState, Verdict, evolve
-from .errors import ImpossibleMove
+from .errors import ImpossibleMove, _, literal
 from .moves import Call, Choose, Claim, Deal, Exchange, Move, PlayCard
-from .tricks import TrickPlay
+from .tricks import Strength, TrickPlay
 
 HAND_SIZE = 9
 TALON = 13
@@ -59,6 +59,9 @@ class OmbreState(HandState):
 
 
 S = TypeVar("S", bound=OmbreState)
+
+
+_STRENGTHS: dict[tuple[str, bool], Strength] = {}  # by trump and plain order: asked at every card
 
 
 def _replace(state: S, **changes: Any) -> S:
@@ -208,16 +211,19 @@ class OmbreGame(Game[S]):
         if move.call not in self.calls:
             raise ImpossibleMove(
                 f"{self.prefix}.call",
-                f"unknown call {move.call!r} (one of {', '.join(self.calls)})",
+                _("unknown call '{name}' (one of {names})"),
                 field="call",
+                name=literal(move.call),
+                names=list(self.calls),
             )
 
     def _check_trump_suit(self, move: Choose) -> None:
         if move.value not in ombre.SUITS:
             raise ImpossibleMove(
                 f"{self.prefix}.trump",
-                f"the trump suit is one of S, C, H, D, not {move.value!r}",
+                _("the trump suit is one of S, C, H, D, not '{value}'"),
                 field="value",
+                value=literal(move.value),
             )
 
     def _start_play(self, state: S) -> S:
@@ -234,24 +240,29 @@ class OmbreGame(Game[S]):
         n = self._exchange_size(state, move)
         if n > state.talon_left:
             raise ImpossibleMove(
-                f"{p}.talon_short", f"only {state.talon_left} cards are left in the talon", field="discard"
+                f"{p}.talon_short",
+                _("only {count} cards are left in the talon"),
+                field="discard",
+                count=state.talon_left,
             )
         holdings = state.hands
         talon = state.talon
         if state.deal_known:
             if len(set(move.take)) != len(move.take):
-                raise ImpossibleMove("card.repeated", "the same card is taken twice", field="take")
+                raise ImpossibleMove("card.repeated", _("the same card is taken twice"), field="take")
             for card in move.take:
                 self.deck.check(card, field="take")
                 if card not in talon:
-                    raise ImpossibleMove(f"{p}.not_in_talon", f"{card} is not in the talon", field="take")
+                    raise ImpossibleMove(
+                        f"{p}.not_in_talon", _("{card} is not in the talon"), field="take", card=card
+                    )
             if self._talon_ordered(state) and set(move.take) != set(talon[:n]):
-                top = " ".join(talon[:n])
                 raise ImpossibleMove(
                     f"{p}.talon_top",
-                    f"the exchanger takes the top {n} cards of the talon as dealt: {top}, not "
-                    f"{' '.join(move.take)}",
+                    _("the exchanger takes the top {count} cards of the talon as dealt: {cards}"),
                     field="take",
+                    count=n,
+                    cards=list(talon[:n]),
                 )
             holdings = holdings.remove(seat, move.discard, field="discard").add(seat, move.take)
             talon = tuple(c for c in talon if c not in move.take)
@@ -260,20 +271,28 @@ class OmbreGame(Game[S]):
                 self.deck.check(card, field="take")
                 holdings.check_available(card, field="take")
                 if card in move.discard:
-                    raise ImpossibleMove(f"{p}.not_in_talon", f"{card} was just discarded", field="take")
+                    raise ImpossibleMove(
+                        f"{p}.not_in_talon", _("{card} was just discarded"), field="take", card=card
+                    )
                 if self._known_holder(state, card) is not None:
-                    raise ImpossibleMove(f"{p}.not_in_talon", f"{card} is not in the talon", field="take")
+                    raise ImpossibleMove(
+                        f"{p}.not_in_talon", _("{card} is not in the talon"), field="take", card=card
+                    )
             if move.discard:
                 for card in move.discard:
                     if self._known_holder(state, card) not in (None, seat):
                         raise ImpossibleMove(
-                            "card.not_held", f"{card} is known to be elsewhere", field="discard"
+                            "card.not_held", _("{card} is known to be elsewhere"), field="discard", card=card
                         )
                 holdings = holdings.remove(seat, move.discard, field="discard")
             else:
                 if holdings.counts[seat] < n:
                     raise ImpossibleMove(
-                        "hand.count", f"seat {seat} holds fewer than {n} cards", field="count"
+                        "hand.count",
+                        _("{seat} holds fewer than {count} cards"),
+                        field="count",
+                        seat=seat,
+                        count=n,
                     )
                 counts = tuple(c - n if i == seat else c for i, c in enumerate(holdings.counts))
                 holdings = evolve(holdings, counts=counts)
@@ -299,13 +318,15 @@ class OmbreGame(Game[S]):
         if state.deal_known:
             if move.count is not None and move.count != len(move.discard):
                 raise ImpossibleMove(
-                    f"{p}.exchange_count", "the count does not match the cards discarded", field="count"
+                    f"{p}.exchange_count", _("the count does not match the cards discarded"), field="count"
                 )
             if len(move.take) != len(move.discard):
                 raise ImpossibleMove(
                     f"{p}.exchange_count",
-                    f"{len(move.discard)} cards discarded but {len(move.take)} taken: name the cards taken",
+                    _("{discarded} cards discarded but {taken} taken: name the cards taken"),
                     field="take",
+                    discarded=len(move.discard),
+                    taken=len(move.take),
                 )
             return len(move.discard)
         sizes = {len(move.discard)} if move.discard else set()
@@ -313,7 +334,7 @@ class OmbreGame(Game[S]):
         sizes |= {move.count} if move.count is not None else set()
         if len(sizes) > 1:
             raise ImpossibleMove(
-                f"{p}.exchange_count", "the cards discarded, taken and the count disagree", field="count"
+                f"{p}.exchange_count", _("the cards discarded, taken and the count disagree"), field="count"
             )
         n = sizes.pop() if sizes else 0
         self._check_exchange_count(n)
@@ -323,29 +344,52 @@ class OmbreGame(Game[S]):
     def _play(self, state: S, move: PlayCard) -> tuple[S, list[Verdict]]:
         seat, card = move.seat, move.card
         assert seat is not None
-        self.deck.check(card)
-        state.hands.check_holds(seat, card)
+        if type(card) is not str or card not in self.deck.index:  # not a card of the deck: as check says
+            self.deck.check(card)
+        holdings = state.hands
+        holdings.check_holds(seat, card)
         self._check_play(state, seat, card)
         trump = state.trump_suit()
         tp = state.tricks
-        pending, verdicts = ombre.revoke_check(
-            state,
-            seat,
-            card,
-            trick_cards=tp.current.cards,
-            trump=trump,
-            matador_count=self.matador_count(state),
-            trick=tp.number,
-            prefix=self.prefix,
+        plays = tp.current.plays
+        suits = ombre.effective_suits(trump)
+        # A lead or a card of the suit led breaks nothing; with the deal unknown it may prove an assertion.
+        if state.pending or (plays and suits[card] != suits[plays[0][1]]):
+            pending, verdicts = ombre.revoke_check(
+                state,
+                seat,
+                card,
+                trick_cards=tuple(c for _seat, c in plays),
+                trump=trump,
+                matador_count=self.matador_count(state),
+                trick=tp.number,
+                prefix=self.prefix,
+            )
+        else:
+            pending, verdicts = state.pending, []
+        natural = self.natural(state)
+        strength = _STRENGTHS.get((trump, natural)) or _STRENGTHS.setdefault(
+            (trump, natural), ombre.strength(trump, natural=natural)
         )
-        holdings = state.hands.remove(seat, (card,))
-        tp = tp.play(seat, card, ombre.strength(trump, natural=self.natural(state)))
+        tp = tp.play(seat, card, strength)
+        over = len(tp.done) == TRICKS
         # A refined verdict replaces the one it refines (the core adds this move's verdicts after).
-        kept = ombre.unrefined(state.verdicts, verdicts)
+        kept = ombre.unrefined(state.verdicts, verdicts) if verdicts else state.verdicts
         new = _replace(
-            state, holdings=holdings, pending=pending, play=tp, over=len(tp.done) == TRICKS, verdicts=kept
+            state,
+            holdings=holdings.remove_card(seat, card),
+            pending=pending,
+            play=tp,
+            over=over,
+            verdicts=kept,
+            **self._played(state, tp, over),
         )
         return new, verdicts
+
+    def _played(self, state: S, play: TrickPlay, over: bool) -> dict[str, Any]:
+        """More of the state to change once a card is played (checks that may refuse it first).
+        Default: nothing."""
+        return {}
 
     # ---- claims (§9) ----------------------------------------------------------------------------
     def can_claim(self, state: S, seat: int) -> bool:
@@ -368,7 +412,7 @@ class OmbreGame(Game[S]):
         assert claim.seat is not None
         if claim.tricks is not None and not (self.claim_rest_by_tricks and claim.tricks == remaining):
             raise ImpossibleMove(
-                "claim.invalid", "state the remaining tricks of every player as a split", field="tricks"
+                "claim.invalid", _("state the remaining tricks of every player as a split"), field="tricks"
             )
         if claim.split is None:
             return tuple(remaining if s == claim.seat else 0 for s in range(state.seats))
@@ -379,8 +423,10 @@ class OmbreGame(Game[S]):
         ):
             raise ImpossibleMove(
                 "claim.invalid",
-                f"the split must give {state.seats} numbers adding up to the {remaining} tricks left",
+                _("the split must give {count} numbers adding up to the {tricks} tricks left"),
                 field="split",
+                count=state.seats,
+                tricks=remaining,
             )
         return tuple(claim.split)
 

@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import InvalidOptions
+from .errors import InvalidOptions, _, literal
 
 
 @dataclass(frozen=True)
 class Option:
-    """One named option: its default, the allowed values (``choices``) or a type, and what it means."""
+    """One named option: its default, the allowed values (``choices``) or a type, and what it means
+    (``doc``, a text for users: an ``_()`` literal, translated by the Django side)."""
 
     name: str
     default: Any
@@ -27,25 +28,45 @@ class Option:
         if self.choices is not None:
             # Same value and same type: 0 is not False, "1" is not 1.
             if not any(value == c and type(value) is type(c) for c in self.choices):
-                allowed = ", ".join(repr(c) for c in self.choices)
                 raise InvalidOptions(
                     "options.invalid",
-                    f"option {self.name!r} must be one of {allowed}, not {value!r}",
+                    _("option '{option}' must be one of {choices}, not {value}"),
                     field=self.name,
+                    option=self.name,
+                    choices=list(self.choices),
+                    value=literal(value),
                 )
             return value
         kind = self.kind or type(self.default)
         # bool is a subclass of int: keep them apart so that True is not a target of 1 point.
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            wanted = "a whole number or null" if self.nullable else "a whole number"
-            raise InvalidOptions("options.invalid", f"option {self.name!r} must be {wanted}", field=self.name)
+            if self.nullable:
+                template = _("option '{option}' must be a whole number or null")
+            else:
+                template = _("option '{option}' must be a whole number")
+            raise InvalidOptions("options.invalid", template, field=self.name, option=self.name)
+        if kind is bool and not isinstance(value, bool):
+            raise InvalidOptions(
+                "options.invalid",
+                _("option '{option}' must be true or false"),
+                field=self.name,
+                option=self.name,
+            )
         if kind is not int and not isinstance(value, kind):
             raise InvalidOptions(
-                "options.invalid", f"option {self.name!r} must be of type {kind.__name__}", field=self.name
+                "options.invalid",
+                _("option '{option}' must be of type {kind}"),
+                field=self.name,
+                option=self.name,
+                kind=kind.__name__,
             )
         if self.minimum is not None and value < self.minimum:
             raise InvalidOptions(
-                "options.invalid", f"option {self.name!r} must be at least {self.minimum}", field=self.name
+                "options.invalid",
+                _("option '{option}' must be at least {minimum}"),
+                field=self.name,
+                option=self.name,
+                minimum=self.minimum,
             )
         return value
 
@@ -53,7 +74,7 @@ class Option:
 STRICT = Option(
     "strict",
     False,
-    "Refuse rule irregularities (not following suit, special obligations) instead of recording them.",
+    _("Refuse rule irregularities (not following suit, special obligations) instead of recording them."),
     kind=bool,
 )
 
@@ -79,7 +100,9 @@ class Ruleset:
         for name, value in (given or {}).items():
             option = self.by_name.get(name)
             if option is None:
-                raise InvalidOptions("options.unknown", f"unknown option {name!r}", field=name)
+                raise InvalidOptions(
+                    "options.unknown", _("unknown option '{name}'"), field=name, name=literal(name)
+                )
             values[name] = option.check(value)
         return values
 

@@ -18,11 +18,22 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from .cards import SICILIAN_63, Deck, rank_of, suit_of
-from .core import Game, HandResult, HandState, Holdings, MatchResult, Pending, Score, Verdict, evolve, prove
-from .errors import ImpossibleMove, InvalidOptions
+from .core import (
+    ONLY,
+    Game,
+    HandResult,
+    HandState,
+    Holdings,
+    MatchResult,
+    Pending,
+    Score,
+    Verdict,
+    evolve,
+)
+from .errors import ImpossibleMove, InvalidOptions, Text, _, literal
 from .moves import Call, Claim, Deal, Exchange, Move, PlayCard
 from .options import Option, Ruleset
-from .tricks import Trick, TrickPlay, winner_of
+from .tricks import Trick, TrickPlay, new_trick
 
 FU = "FU"
 PLAIN = ("S", "H", "D", "C")
@@ -68,6 +79,24 @@ FUGGITIVO_LEAD = "tarocchi.fuggitivo_lead"
 DISCARD_FORBIDDEN = "tarocchi.discard_forbidden"
 OFFER_HIGH = "tarocchi.offer_high"
 PRIORITY = {FOLLOW_SUIT: 4, MUST_TRUMP: 3, KING: 2, CAVALLO: 2, FANTA: 2, MUST_OVERTRUMP: 1}
+
+# What the verdicts of play say (templates and params: scoring.rules.errors).
+LED_FUGGITIVO = _("{seat} led the Fuggitivo to trick {trick} holding other cards")
+NOT_FOLLOWED = _("{seat} did not follow {lead} to trick {trick} while holding it")
+NOT_FOLLOWED_TRUMPS = _("{seat} did not follow trumps to trick {trick} while holding a trump")
+NOT_TRUMPED = _("{seat}, void in {lead}, did not trump trick {trick} while holding trumps")
+NOT_OVERTRUMPED = _("{seat} did not overtrump {best_card} in trick {trick} though able")
+NOT_BEATEN = _("{seat} did not beat {best_card} in trick {trick} though able")
+OWED = {
+    KING: _(
+        "{seat} played {card} to trick {trick} but owed {owed_card} (the King in the first trick of its suit)"
+    ),
+    CAVALLO: _(
+        "{seat} played {card} to trick {trick} but owed {owed_card} (the Cavallo, held with a single pip, "
+        "in the first trick of its suit)"
+    ),
+    FANTA: _("{seat} played {card} to trick {trick} but owed {owed_card} (the Fanta after its King)"),
+}
 
 
 # ---- cards ----------------------------------------------------------------------------------------------
@@ -127,7 +156,7 @@ BLANK_ORDER = {c: i for i, c in enumerate(SICILIAN_63.cards)}
 
 def effective_led(trick: Trick) -> str | None:
     """The card that sets what is led: the first card, or the one after a Fuggitivo led as a last card."""
-    for _, card in trick.plays:
+    for _seat, card in trick.plays:
         if card != FU:
             return card
     return None
@@ -147,25 +176,125 @@ def _remember_opened(
     play: TrickPlay, opened: frozenset[str], kings: frozenset[str], tricks: Iterable[Trick]
 ) -> tuple[frozenset[str], frozenset[str]]:
     """Add ``tricks`` (finished) to what :func:`_opened` found before them, and keep it on ``play``."""
-    more_opened, more_kings = set(opened), set(kings)
     for trick in tricks:
         led = effective_led(trick)
         if led is None or is_trump(led):
             continue
-        suit = card_suit(led)
-        more_opened.add(suit)
-        if any(card == "K" + suit for _, card in trick.plays):
-            more_kings.add(suit)
-    found = frozenset(more_opened), frozenset(more_kings)
-    play.__dict__["_opened"] = (play.done, *found)
-    return found
+        suit = _SUIT[led]
+        if suit not in opened:
+            opened = opened | {suit}
+        if suit not in kings and any(card == "K" + suit for _seat, card in trick.plays):
+            kings = kings | {suit}
+    play.__dict__["_opened"] = (play.done, opened, kings)
+    return opened, kings
+
+
+def _trick_winner(plays: Sequence[tuple[int, str]], led: str) -> int:
+    """Who takes a trick led by ``led``: the highest trump, else the highest card of the suit led (what
+    :func:`winner_of` finds with :func:`strength`, in one pass)."""
+    lead_suit = _SUIT[led]
+    winner, best = plays[0][0], -1
+    for seat, card in plays:
+        suit = _SUIT[card]
+        if suit == TRUMP:
+            value = 100 + _IN_SUIT[card]
+        elif suit == lead_suit:
+            value = _IN_SUIT[card]
+        else:
+            continue  # the Fuggitivo, or another plain suit
+        if value > best:
+            winner, best = seat, value
+    return winner
+
+
+def _prove_and_prune(
+    pending: tuple[Pending, ...], seat: int, card: str, suit: str, index: int, gone: frozenset[str]
+) -> tuple[tuple[Pending, ...], list[Verdict]]:
+    """Deal unknown, ``seat`` played ``card`` (of ``suit``; ``gone`` now holds it): the verdicts it proves
+    (:func:`~scoring.rules.core.prove`) and the assertions still open. Every assertion open before could
+    still be proved then; now none on this card can, nor, once it was the last of its suit out of the
+    hands, any on its suit."""
+    if not pending:
+        return (), []
+    suit_key, card_key = "suit:" + suit, "card:" + card
+    exhausted = suit in SUIT_CARDS and SUIT_CARDS[suit] <= gone
+    keep: list[Pending] = []
+    found: list[Verdict] = []
+    for p in pending:
+        key = p.key
+        if key in (card_key, suit_key):
+            if p.seat == seat:
+                found.append(Verdict(p.rule, p.seat, p.trick, p.template, p.move_index, index, p.params))
+                continue
+            if key == card_key or exhausted:
+                continue
+        keep.append(p)
+    return tuple(keep), found
+
+
+def _not_followed(seat: int, lead: str, trick: int) -> tuple[str, dict[str, Any]]:
+    """The template and params of a failure to follow ``lead`` (a plain suit, or the trumps)."""
+    if lead == TRUMP:
+        return NOT_FOLLOWED_TRUMPS, {"seat": seat, "trick": trick}
+    return NOT_FOLLOWED, {"seat": seat, "lead": lead, "trick": trick}
+
+
+def _owed_params(seat: int, card: str, trick: int, owed: str) -> dict[str, Any]:
+    return {"seat": seat, "card": card, "trick": trick, "owed_card": owed}
+
+
+_new = object.__new__
+_tuple_new = tuple.__new__
+_IN_SUIT: dict[str, int] = {}  # a card's place within its suit (trumps by number), to find a trick's best
 
 
 def _higher(card: str, best: str) -> bool:
     """Whether ``card`` beats ``best`` within one suit (both trumps, or both of one plain suit)."""
-    if is_trump(card):
-        return trump_number(card) > trump_number(best)
-    return _RANK_INDEX[rank_of(card)] > _RANK_INDEX[rank_of(best)]
+    return _IN_SUIT[card] > _IN_SUIT[best]
+
+
+_IN_SUIT.update(
+    (c, trump_number(c) if is_trump(c) else _RANK_INDEX[rank_of(c)]) for c in SICILIAN_63.cards if c != FU
+)
+
+
+def _obligations(
+    spot: Spot, seat: int, card: str, suit: str, leading: bool, index: int, trick: int, gone: frozenset[str]
+) -> tuple[list[Pending], tuple[CavalloWatch, ...]]:
+    """Deal unknown: what playing ``card`` to a trick of the plain ``suit`` says of the special
+    obligations: the King and the Fanta it did not hold (unless gone), and a watch on the Cavallo."""
+    out: list[Pending] = []
+    watches: tuple[CavalloWatch, ...] = ()
+    if suit not in spot.opened:
+        king = "K" + suit
+        if card != king and king not in gone:
+            params = _owed_params(seat, card, trick, king)
+            out.append(_tuple_new(Pending, (seat, "card:" + king, KING, OWED[KING], index, trick, params)))
+        if (card == FU or (is_pip(card) and _SUIT[card] == suit)) and "N" + suit not in gone:
+            # A CavalloWatch(seat, suit, card, index, trick), without the frozen dataclass's __init__.
+            watch = _new(CavalloWatch)
+            watch.__dict__.update(seat=seat, suit=suit, start=card, move_index=index, trick=trick, later=())
+            watches = (watch,)
+    if not leading and spot.king_shown:
+        fanta = "J" + suit
+        if card != fanta and fanta not in gone:
+            params = _owed_params(seat, card, trick, fanta)
+            out.append(_tuple_new(Pending, (seat, "card:" + fanta, FANTA, OWED[FANTA], index, trick, params)))
+    return out, watches
+
+
+def _owe_higher(
+    out: list[Pending], seat: int, best: str, index: int, trick: int, gone: frozenset[str]
+) -> None:
+    """Deal unknown: a card that did not beat ``best`` says the seat held none of the cards that do."""
+    params = {"seat": seat, "best_card": best, "trick": trick}
+    for higher in sorted(SUIT_CARDS[card_suit(best)] - gone):
+        if _IN_SUIT[higher] > _IN_SUIT[best]:
+            out.append(
+                _tuple_new(
+                    Pending, (seat, "card:" + higher, MUST_OVERTRUMP, NOT_BEATEN, index, trick, params)
+                )
+            )
 
 
 # ---- options ------------------------------------------------------------------------------------------
@@ -176,12 +305,19 @@ class _CardList(Option):
     def check(self, value: Any) -> Any:
         if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
             raise InvalidOptions(
-                "options.invalid", f"option {self.name!r} must be a list of card codes", field=self.name
+                "options.invalid",
+                _("option '{option}' must be a list of card codes"),
+                field=self.name,
+                option=self.name,
             )
         unknown = [c for c in value if c not in SICILIAN_63]
         if unknown:
             raise InvalidOptions(
-                "options.invalid", f"option {self.name!r}: {unknown[0]!r} is not a card", field=self.name
+                "options.invalid",
+                _("option '{option}': '{code}' is not a card"),
+                field=self.name,
+                option=self.name,
+                code=unknown[0],
             )
         return SICILIAN_63.sort(set(value))
 
@@ -191,73 +327,88 @@ RULESET = Ruleset(
         Option(
             "abandon_rule",
             "unanimous",
-            "unanimous: three pessimistic calls (vado/offro) throw the deal in free, the first tengo plays "
-            "it, the first piglio pays the offer it names, closing otherwise plays; silence_consents: "
-            "closing with a vado/offro standing also throws it in free; offers_only: only a piglio throws "
-            "it in.",
+            _(
+                "unanimous: three pessimistic calls (vado/offro) throw the deal in free, the first tengo "
+                "plays it, the first piglio pays the offer it names, closing otherwise plays; "
+                "silence_consents: closing with a vado/offro standing also throws it in free; offers_only: "
+                "only a piglio throws it in."
+            ),
             choices=("unanimous", "silence_consents", "offers_only"),
         ),
         Option(
             "max_offer",
             None,
-            "Highest offro accepted (refused above it); null: no cap, an offer above 10 is recorded with a "
-            "warning verdict.",
+            _(
+                "Highest offro accepted (refused above it); null: no cap, an offer above 10 is recorded "
+                "with a warning verdict."
+            ),
             kind=int,
             minimum=1,
             nullable=True,
         ),
-        _CardList("discard_forbidden", (), "Cards the dealer may not discard (an irregularity if he does)."),
+        _CardList(
+            "discard_forbidden", (), _("Cards the dealer may not discard (an irregularity if he does).")
+        ),
         Option(
             "must_trump_when_void",
             True,
-            "A player void in the plain suit led must play a trump if he has one.",
+            _("A player void in the plain suit led must play a trump if he has one."),
             kind=bool,
         ),
         Option(
             "must_overtrump",
             False,
-            "A player must beat the best card of the suit led (or the best trump, when trumping or on a "
-            "trump lead) if he can; a plain card need not beat once a trump is in the trick.",
+            _(
+                "A player must beat the best card of the suit led (or the best trump, when trumping or on a "
+                "trump lead) if he can; a plain card need not beat once a trump is in the trick."
+            ),
             kind=bool,
         ),
         Option(
             "fanta_rule_scope",
             "same_trick",
-            "same_trick: the Fanta is due from a player after its King in the same trick; rest_of_deal: in "
-            "every trick of that suit (followers) once its King has been played to a trick of its suit.",
+            _(
+                "same_trick: the Fanta is due from a player after its King in the same trick; rest_of_deal: "
+                "in every trick of that suit (followers) once its King has been played to a trick of its "
+                "suit."
+            ),
             choices=("same_trick", "rest_of_deal"),
         ),
         Option(
             "fuggitivo_overrides_obligations",
             False,
-            "The Fuggitivo may be played even where the King, Cavallo or Fanta rule binds the player.",
+            _("The Fuggitivo may be played even where the King, Cavallo or Fanta rule binds the player."),
             kind=bool,
         ),
         Option(
             "fuggitivo_unpaid",
             "keep",
-            "keep: an owner with no blank to give keeps the Fuggitivo (piles rounded); surrender: he gives "
-            "the Fuggitivo itself to that trick's winner.",
+            _(
+                "keep: an owner with no blank to give keeps the Fuggitivo (piles rounded); surrender: he "
+                "gives the Fuggitivo itself to that trick's winner."
+            ),
             choices=("keep", "surrender"),
         ),
         Option(
             "fuggitivo_last_trick",
             "keep",
-            "keep: the owner keeps the Fuggitivo on the last trick too; lost: played to the last trick it "
-            "goes to that trick's winner.",
+            _(
+                "keep: the owner keeps the Fuggitivo on the last trick too; lost: played to the last trick "
+                "it goes to that trick's winner."
+            ),
             choices=("keep", "lost"),
         ),
-        Option("deals", 12, "Deals in the match, agreed before the start.", kind=int, minimum=1),
+        Option("deals", 12, _("Deals in the match, agreed before the start."), kind=int, minimum=1),
         Option(
             "abandoned_deals_count",
             True,
-            "An abandoned deal counts toward the agreed number of deals.",
+            _("An abandoned deal counts toward the agreed number of deals."),
             kind=bool,
         ),
         Option(
             "stake_per_point",
             None,
-            "Stake units per point for the final settlement (total x stake); null: totals only.",
+            _("Stake units per point for the final settlement (total x stake); null: totals only."),
             kind=int,
             minimum=1,
             nullable=True,
@@ -316,16 +467,19 @@ class CavalloWatch:
         return "open"
 
     def verdict(self, proved_at: int) -> Verdict:
-        what = "the Fuggitivo" if self.start == FU else self.start
-        return Verdict(
-            CAVALLO,
-            self.seat,
-            self.trick,
-            f"seat {self.seat} held only the Cavallo and one pip of {self.suit} in the first {self.suit} "
-            f"trick (trick {self.trick}) and played {what} instead of the Cavallo",
-            self.move_index,
-            proved_at=proved_at,
-        )
+        params: dict[str, Any] = {"seat": self.seat, "suit": self.suit, "trick": self.trick}
+        if self.start == FU:
+            template = _(
+                "{seat} held only the Cavallo and one pip of {suit} in the first {suit} trick "
+                "(trick {trick}) and played the Fuggitivo instead of the Cavallo"
+            )
+        else:
+            template = _(
+                "{seat} held only the Cavallo and one pip of {suit} in the first {suit} trick "
+                "(trick {trick}) and played {card} instead of the Cavallo"
+            )
+            params["card"] = self.start
+        return Verdict(CAVALLO, self.seat, self.trick, template, self.move_index, proved_at, params)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -413,7 +567,7 @@ class Tarocchi(Game[TarocchiState]):
     # ---- whose move -----------------------------------------------------------------------------------
     def actors(self, state: TarocchiState, move: Move) -> frozenset[int | None]:
         if state.phase == "play" and isinstance(move, PlayCard) and state.play is not None:
-            return frozenset({state.play.to_play()})
+            return ONLY[state.play.to_play()]
         if isinstance(move, Call) and state.phase == "auction":
             return frozenset[int | None](s for s in range(state.seats) if s not in state.spoken) | {None}
         if isinstance(move, Exchange) and state.phase == "discard":
@@ -472,7 +626,7 @@ class Tarocchi(Game[TarocchiState]):
         for card in self.deck.sort(state.hands.deck - state.hands.gone):
             move = PlayCard(seat=seat, card=card)
             try:
-                _, verdicts = self._play(state, move)
+                _state, verdicts = self._play(state, move)
             except ImpossibleMove:
                 continue
             if not verdicts:
@@ -498,20 +652,24 @@ class Tarocchi(Game[TarocchiState]):
         call = move.call
         if call not in CALLS:
             raise ImpossibleMove(
-                "tarocchi.call_unknown", f"unknown call {call!r} (one of {', '.join(CALLS)})", field="call"
+                "tarocchi.call_unknown",
+                _("unknown call '{name}' (one of {names})"),
+                field="call",
+                name=literal(call),
+                names=list(CALLS),
             )
         if move.suit is not None:
-            raise ImpossibleMove("tarocchi.call_field", "no Tarocchi call names a suit", field="suit")
+            raise ImpossibleMove("tarocchi.call_field", _("no Tarocchi call names a suit"), field="suit")
         if (call == "close") != (move.seat is None):
             raise ImpossibleMove(
                 "tarocchi.call_seat",
-                "the table closes the auction (no seat); every other call is a seat's",
+                _("the table closes the auction (no seat); every other call is a seat's"),
                 field="seat",
             )
         if call != "offro" and move.value is not None:
-            raise ImpossibleMove("tarocchi.call_field", f"{call} takes no value", field="value")
+            raise ImpossibleMove("tarocchi.call_field", _("{call} takes no value"), field="value", call=call)
         if call != "piglio" and move.target is not None:
-            raise ImpossibleMove("tarocchi.call_field", f"{call} names no offer", field="target")
+            raise ImpossibleMove("tarocchi.call_field", _("{call} names no offer"), field="target", call=call)
         if call == "close":
             return self._resolve(state, self._closing_outcome(state)), []
         assert move.seat is not None
@@ -539,12 +697,15 @@ class Tarocchi(Game[TarocchiState]):
     def _check_offer(self, state: TarocchiState, seat: int, offer: int | None) -> list[Verdict]:
         if offer is None or offer < 1:
             raise ImpossibleMove(
-                "tarocchi.offer_value", "offro needs a whole number of points, 1 or more", field="value"
+                "tarocchi.offer_value", _("offro needs a whole number of points, 1 or more"), field="value"
             )
         cap = state.options["max_offer"]
         if cap is not None and offer > cap:
             raise ImpossibleMove(
-                "tarocchi.offer_cap", f"this table caps offers at {cap} points", field="value"
+                "tarocchi.offer_cap",
+                _("this table caps offers at {points} points"),
+                field="value",
+                points=cap,
             )
         if cap is None and offer > USUAL_OFFER_LIMIT:
             return [
@@ -552,8 +713,9 @@ class Tarocchi(Game[TarocchiState]):
                     OFFER_HIGH,
                     seat,
                     None,
-                    f"seat {seat} offers {offer} points, above the usual limit of {USUAL_OFFER_LIMIT}",
+                    _("{seat} offers {points} points, above the usual limit of {limit}"),
                     state.move_index,
+                    params={"seat": seat, "points": offer, "limit": USUAL_OFFER_LIMIT},
                 )
             ]
         return []
@@ -562,16 +724,20 @@ class Tarocchi(Game[TarocchiState]):
         offers = self._standing_offers(state)
         if not any(o != seat for o in offers):
             raise ImpossibleMove(
-                "tarocchi.no_offer", "piglio accepts an offer, and no other player offered", field="call"
+                "tarocchi.no_offer", _("piglio accepts an offer, and no other player offered"), field="call"
             )
         if target is None:
             raise ImpossibleMove(
-                "tarocchi.piglio_target", "piglio names the offer it takes (the offerer)", field="target"
+                "tarocchi.piglio_target", _("piglio names the offer it takes (the offerer)"), field="target"
             )
         if target == seat:
-            raise ImpossibleMove("tarocchi.own_offer", "a player cannot take his own offer", field="target")
+            raise ImpossibleMove(
+                "tarocchi.own_offer", _("a player cannot take his own offer"), field="target"
+            )
         if target not in offers:
-            raise ImpossibleMove("tarocchi.no_offer", f"seat {target} made no offer", field="target")
+            raise ImpossibleMove(
+                "tarocchi.no_offer", _("{target} made no offer"), field="target", target=target
+            )
 
     def _closing_outcome(self, state: TarocchiState) -> str:
         pessimist = any(c.call in PESSIMISTIC for c in state.calls)
@@ -599,7 +765,7 @@ class Tarocchi(Game[TarocchiState]):
         if move.discard:
             if len(move.discard) != STOCK_SIZE or move.count not in (None, STOCK_SIZE):
                 raise ImpossibleMove(
-                    "tarocchi.discard_count", "the dealer discards exactly 3 cards", field="discard"
+                    "tarocchi.discard_count", _("the dealer discards exactly 3 cards"), field="discard"
                 )
             for card in move.discard:
                 self.deck.check(card, field="discard")
@@ -610,12 +776,12 @@ class Tarocchi(Game[TarocchiState]):
             if state.deal_known:
                 raise ImpossibleMove(
                     "tarocchi.discard_unknown",
-                    "with the deal recorded, name the 3 cards discarded",
+                    _("with the deal recorded, name the 3 cards discarded"),
                     field="discard",
                 )
             if move.count != STOCK_SIZE:
                 raise ImpossibleMove(
-                    "tarocchi.discard_count", "the dealer discards exactly 3 cards", field="count"
+                    "tarocchi.discard_count", _("the dealer discards exactly 3 cards"), field="count"
                 )
             counts = list(holdings.counts)
             counts[dealer] -= STOCK_SIZE
@@ -635,11 +801,11 @@ class Tarocchi(Game[TarocchiState]):
         for card in take:
             self.deck.check(card, field="take")
         if len(take) != STOCK_SIZE or len(set(take)) != STOCK_SIZE:
-            raise ImpossibleMove("tarocchi.take", "the dealer takes the 3 cards left", field="take")
+            raise ImpossibleMove("tarocchi.take", _("the dealer takes the 3 cards left"), field="take")
         if state.monte is not None:
             if set(take) != set(state.monte):
                 raise ImpossibleMove(
-                    "tarocchi.take", "the recorded deal leaves other cards to the dealer", field="take"
+                    "tarocchi.take", _("the recorded deal leaves other cards to the dealer"), field="take"
                 )
         else:
             for card in take:
@@ -651,64 +817,72 @@ class Tarocchi(Game[TarocchiState]):
         bad = [c for c in discard if c in state.options["discard_forbidden"]]
         if not bad:
             return []
-        message = f"the dealer (seat {state.dealer}) discarded {', '.join(bad)}, which may not be discarded"
-        return [Verdict(DISCARD_FORBIDDEN, state.dealer, None, message, index, proved_at=proved_at)]
+        template = _("the dealer ({dealer}) discarded {cards}, which may not be discarded")
+        params = {"dealer": state.dealer, "cards": bad}
+        return [Verdict(DISCARD_FORBIDDEN, state.dealer, None, template, index, proved_at, params)]
 
     # ---- play -----------------------------------------------------------------------------------------
     def spot(self, state: TarocchiState) -> Spot:
         """The situation of the player to act in the current trick."""
-        play = state.trickplay
-        opened, kings = _opened(play)
-        led = effective_led(play.current)
-        if led is None:
-            return Spot(None, None, opened, None, None, False)
-        lead_suit = card_suit(led)
-        cards = [c for _, c in play.current.plays]
-        trumps = [c for c in cards if _SUIT[c] == TRUMP]
-        best_trump = max(trumps, key=trump_number) if trumps else None
-        best = None
-        if lead_suit in PLAIN and best_trump is None:
-            suited = [c for c in cards if _SUIT[c] == lead_suit]
-            best = max(suited, key=lambda c: _RANK_INDEX[rank_of(c)])
-        return Spot(led, lead_suit, opened, best, best_trump, self._king_shown(state, lead_suit, kings))
-
-    def _king_shown(self, state: TarocchiState, suit: str, kings: frozenset[str]) -> bool:
-        """Whether the King of ``suit`` has fallen in a trick of its suit: this one, or (scope
-        ``rest_of_deal``) any earlier one (``kings``, from :func:`_opened`)."""
-        if suit not in PLAIN:
-            return False
-        if suit in kings and state.options["fanta_rule_scope"] == "rest_of_deal":
-            return True
-        king = "K" + suit
-        return any(card == king for _, card in state.trickplay.current.plays)
+        return self._spot(state, state.trickplay)
 
     @staticmethod
-    def _opening_obligation(cards: Iterable[str], suit: str) -> Obligation | None:
-        """Rules (i) and (ii) for the first trick of ``suit``, given the player's cards of that suit."""
-        mine = set(cards)
-        if "K" + suit in mine:
-            return Obligation("K" + suit, KING)
-        if len(mine) == 2 and "N" + suit in mine and all(is_pip(c) for c in mine - {"N" + suit}):
-            return Obligation("N" + suit, CAVALLO)
-        return None
+    def _spot(state: TarocchiState, play: TrickPlay) -> Spot:
+        opened, kings = _opened(play)
+        led: str | None = None
+        lead_suit: str | None = None
+        best: str | None = None
+        best_trump: str | None = None
+        cards: list[str] = []
+        # One pass over the (at most two) cards down: what was led, the best trump, the best of the suit.
+        for _seat, card in play.current.plays:
+            cards.append(card)
+            suit = _SUIT[card]
+            if suit == TRUMP:
+                if best_trump is None or _IN_SUIT[card] > _IN_SUIT[best_trump]:
+                    best_trump = card
+            elif suit == lead_suit and best is not None and _IN_SUIT[card] > _IN_SUIT[best]:
+                best = card
+            if led is None and card != FU:
+                led, lead_suit = card, suit
+                if suit != TRUMP:
+                    best = card
+        if led is None:
+            return _tuple_new(Spot, (None, None, opened, None, None, False))
+        king_shown = False
+        if lead_suit in PLAIN:
+            # The Fanta rule applies once the King of the suit has fallen in a trick of its suit: this
+            # one, or (scope rest_of_deal) any earlier one (``kings``, from :func:`_opened`).
+            king_shown = ("K" + lead_suit) in cards or (
+                lead_suit in kings and state.options["fanta_rule_scope"] == "rest_of_deal"
+            )
+        return _tuple_new(
+            Spot, (led, lead_suit, opened, best if best_trump is None else None, best_trump, king_shown)
+        )
 
     def _obligation(self, spot: Spot, hand: frozenset[str], suit: str, leading: bool) -> Obligation | None:
-        """The card the special rules require of this player in a trick of ``suit``, if any."""
+        """The card the special rules require of this player in a trick of ``suit``, if any: in the first
+        trick of the suit the King (i), or the Cavallo held with a single pip (ii); then the Fanta."""
         if suit not in PLAIN:
             return None
-        mine = hand & SUIT_CARDS[suit]
         if suit not in spot.opened:
-            found = self._opening_obligation(mine, suit)
-            if found is not None:
-                return found
+            king = "K" + suit
+            if king in hand:
+                return Obligation(king, KING)
+            cavallo = "N" + suit
+            if cavallo in hand:
+                mine = hand & SUIT_CARDS[suit]
+                if len(mine) == 2 and all(is_pip(c) for c in mine - {cavallo}):
+                    return Obligation(cavallo, CAVALLO)
         if not leading and spot.king_shown and "J" + suit in hand:
             return Obligation("J" + suit, FANTA)
         return None
 
     def violation(
         self, state: TarocchiState, seat: int, card: str, spot: Spot | None = None
-    ) -> tuple[str, str] | None:
-        """Deal known: the rule ``seat`` would break by playing ``card`` now (the first one that applies)."""
+    ) -> tuple[str, str, dict[str, Any]] | None:
+        """Deal known: the rule ``seat`` would break by playing ``card`` now (the first one that applies),
+        with the template and params of its verdict."""
         hand = state.hands.hand(seat)
         spot = spot or self.spot(state)
         n = state.trickplay.number
@@ -716,67 +890,56 @@ class Tarocchi(Game[TarocchiState]):
         if spot.led is None:
             if card == FU:
                 if len(hand) > 1:
-                    return FUGGITIVO_LEAD, f"seat {seat} led the Fuggitivo to trick {n} holding other cards"
+                    return FUGGITIVO_LEAD, LED_FUGGITIVO, {"seat": seat, "trick": n}
                 return None
-            suit = card_suit(card)
-            found = self._obligation(spot, hand, suit, leading=True)
+            found = self._obligation(spot, hand, _SUIT[card], leading=True)
             if found is not None and card != found.card:
-                return found.rule, self._obligation_message(seat, found, n, card)
+                return found.rule, OWED[found.rule], _owed_params(seat, card, n, found.card)
             return None
         lead = spot.lead_suit
         assert lead is not None
-        mine = hand & SUIT_CARDS[lead]
         if card == FU:
             if not options["fuggitivo_overrides_obligations"]:
                 found = self._obligation(spot, hand, lead, leading=False)
                 if found is not None:
-                    return found.rule, self._obligation_message(seat, found, n, card)
+                    return found.rule, OWED[found.rule], _owed_params(seat, card, n, found.card)
             return None
-        if card_suit(card) != lead:
+        mine = hand & SUIT_CARDS[lead]
+        if _SUIT[card] != lead:
             if mine:
-                return FOLLOW_SUIT, f"seat {seat} did not follow {lead} to trick {n} while holding it"
+                return (FOLLOW_SUIT, *_not_followed(seat, lead, n))
             trumps = hand & SUIT_CARDS[TRUMP]
             if lead != TRUMP and options["must_trump_when_void"] and not is_trump(card) and trumps:
-                return (
-                    MUST_TRUMP,
-                    f"seat {seat}, void in {lead}, did not trump trick {n} while holding trumps",
-                )
+                return MUST_TRUMP, NOT_TRUMPED, {"seat": seat, "lead": lead, "trick": n}
             if is_trump(card) and options["must_overtrump"] and spot.best_trump is not None:
                 best = spot.best_trump
                 if not _higher(card, best) and any(_higher(t, best) for t in trumps):
-                    return MUST_OVERTRUMP, f"seat {seat} did not overtrump {best} in trick {n} though able"
+                    return MUST_OVERTRUMP, NOT_OVERTRUMPED, {"seat": seat, "best_card": best, "trick": n}
             return None
         found = self._obligation(spot, hand, lead, leading=False)
         if found is not None:
             if card != found.card:
-                return found.rule, self._obligation_message(seat, found, n, card)
+                return found.rule, OWED[found.rule], _owed_params(seat, card, n, found.card)
             return None
         if options["must_overtrump"]:
             beat = spot.best_trump if lead == TRUMP else spot.best
             if beat is not None and not _higher(card, beat) and any(_higher(c, beat) for c in mine):
-                return MUST_OVERTRUMP, f"seat {seat} did not beat {beat} in trick {n} though able"
+                return MUST_OVERTRUMP, NOT_BEATEN, {"seat": seat, "best_card": beat, "trick": n}
         return None
-
-    @staticmethod
-    def _obligation_message(seat: int, found: Obligation, trick: int, card: str) -> str:
-        why = {
-            KING: "the King in the first trick of its suit",
-            CAVALLO: "the Cavallo, held with a single pip, in the first trick of its suit",
-            FANTA: "the Fanta after its King",
-        }[found.rule]
-        return f"seat {seat} played {card} to trick {trick} but owed {found.card} ({why})"
 
     def _play(self, state: TarocchiState, move: PlayCard) -> tuple[TarocchiState, list[Verdict]]:
         assert move.seat is not None
         seat, card = move.seat, move.card
-        self.deck.check(card)
+        if type(card) is not str or card not in _SUIT:  # anything but a card of the deck: as Deck.check says
+            self.deck.check(card)
         holdings = state.hands.remove_card(seat, card)
         index = state.move_index
         verdicts: list[Verdict] = []
         if holdings.hands is not None:  # the deal is known
             found = self.violation(state, seat, card)
             if found is not None:
-                verdicts.append(Verdict(found[0], seat, state.trickplay.number, found[1], index))
+                rule, template, params = found
+                verdicts.append(Verdict(rule, seat, state.trickplay.number, template, index, params=params))
             new = evolve(state, holdings=holdings, play=self._advance(state.trickplay, seat, card))
         else:
             new, verdicts = self._play_unknown(state, seat, card, holdings)
@@ -792,15 +955,18 @@ class Tarocchi(Game[TarocchiState]):
         """Add the card; a full trick goes to its best card (the Fuggitivo never wins)."""
         current = play.current
         plays = (*current.plays, (seat, card))
-        trick = Trick(current.number, current.leader, plays)
         if len(plays) < play.seats:
-            same = TrickPlay(play.seats, trick, play.done)
-            if "_opened" in play.__dict__:
-                same.__dict__["_opened"] = play.__dict__["_opened"]  # the same finished tricks
+            # The same trick play with one more card: its fields (and its memo of the finished tricks,
+            # which are the same) copied, the trick on the table replaced.
+            same = _new(TrickPlay)
+            fields = same.__dict__
+            fields.update(play.__dict__)
+            fields["current"] = new_trick(current.number, current.leader, plays)
             return same
+        trick = new_trick(current.number, current.leader, plays)
         led = effective_led(trick)
         assert led is not None
-        closed = play.close(trick, winner_of(plays, strength, led=led))
+        closed = play.close(trick, _trick_winner(plays, led))
         memo = play.__dict__.get("_opened")
         if memo is not None and memo[0] is play.done:
             _remember_opened(closed, memo[1], memo[2], closed.done[len(play.done) :])
@@ -811,114 +977,103 @@ class Tarocchi(Game[TarocchiState]):
         self, state: TarocchiState, seat: int, card: str, holdings: Holdings
     ) -> tuple[TarocchiState, list[Verdict]]:
         index = state.move_index
-        n = state.trickplay.number
-        spot = self.spot(state)
+        play = state.trickplay
+        n = play.current.number
+        spot = self._spot(state, play)
         verdicts: list[Verdict] = []
         if spot.led is None and card == FU and state.hands.counts[seat] > 1:
-            message = f"seat {seat} led the Fuggitivo to trick {n} holding other cards"
-            verdicts.append(Verdict(FUGGITIVO_LEAD, seat, n, message, index))
-        pending, found = prove(state, seat, (f"suit:{card_suit(card)}", f"card:{card}"), index)
-        watches = tuple(
-            evolve(w, later=w.later + (card,)) if w.seat == seat and w.suit == card_suit(card) else w
-            for w in state.watches
-        )
-        new_pending, new_watches = self._assertions(state, spot, seat, card, holdings)
+            params = {"seat": seat, "trick": n}
+            verdicts.append(Verdict(FUGGITIVO_LEAD, seat, n, LED_FUGGITIVO, index, params=params))
+        suit = _SUIT[card]
         gone = holdings.gone
-        open_watches: list[CavalloWatch] = []
-        for w in watches + new_watches:
-            status = w.status(gone)
-            if status == "broken":
-                found.append(w.verdict(index))
-            elif status == "open":
+        pending, found = _prove_and_prune(state.pending, seat, card, suit, index, gone)
+        watches = state.watches
+        new_pending, new_watches = self._assertions(state, spot, seat, card, holdings, n)
+        if new_watches or (watches and any(w.suit == suit for w in watches)):
+            # A watch kept was open; only one on this card's suit can change (its later cards, the suit's
+            # cards gone, its Cavallo gone), and each new one is looked at for the first time.
+            open_watches: list[CavalloWatch] = []
+            for w in watches:
+                if w.suit == suit:
+                    if w.seat == seat:
+                        w = evolve(w, later=w.later + (card,))
+                    status = w.status(gone)
+                    if status != "open":
+                        if status == "broken":
+                            found.append(w.verdict(index))
+                        continue
                 open_watches.append(w)
-        watches = tuple(open_watches)
-        pending = tuple(p for p in pending + new_pending if self._provable(p.key, gone))
+            for w in new_watches:
+                status = w.status(gone)
+                if status == "broken":
+                    found.append(w.verdict(index))
+                elif status == "open":
+                    open_watches.append(w)
+            watches = tuple(open_watches)
+        if new_pending:
+            pending += tuple(
+                p for p in new_pending if self._provable(p.key, gone)
+            )  # a suit all gone: no proof
         new = evolve(
             state,
             holdings=holdings,
-            play=self._advance(state.trickplay, seat, card),
+            play=self._advance(play, seat, card),
             pending=pending,
             watches=watches,
         )
+        if not found and not new.deferred:
+            return new, verdicts
         new, settled = self._settle(new, found, final=False)
         return new, verdicts + settled
 
     def _assertions(
-        self, state: TarocchiState, spot: Spot, seat: int, card: str, holdings: Holdings
+        self, state: TarocchiState, spot: Spot, seat: int, card: str, holdings: Holdings, n: int
     ) -> tuple[tuple[Pending, ...], tuple[CavalloWatch, ...]]:
-        """What the play of ``card`` says about the hand it came from, to be proved false later."""
-        index, n = state.move_index, state.trickplay.number
+        """What the play of ``card`` (to trick ``n``) says about the hand it came from, to be proved false
+        later."""
+        index = state.move_index
         options = state.options
         gone = holdings.gone
-        out: list[Pending] = []
-        watches: list[CavalloWatch] = []
-
-        def owe(key_card: str, rule: str, message: str) -> None:
-            if key_card not in gone:
-                out.append(Pending(seat, f"card:{key_card}", rule, message, index, n))
-
-        def obligations(suit: str, leading: bool) -> None:
-            if suit not in spot.opened:
-                king = "K" + suit
-                if card != king:
-                    owe(
-                        king,
-                        KING,
-                        f"seat {seat} played {card} to trick {n} but owed {king} (the King in "
-                        f"the first trick of its suit)",
-                    )
-                if (card == FU or (is_pip(card) and card_suit(card) == suit)) and "N" + suit not in gone:
-                    watches.append(CavalloWatch(seat, suit, card, index, n))
-            fanta = "J" + suit
-            if not leading and spot.king_shown and card != fanta:
-                owe(
-                    fanta,
-                    FANTA,
-                    f"seat {seat} played {card} to trick {n} but owed {fanta} (the Fanta after its King)",
-                )
-
+        watches: tuple[CavalloWatch, ...] = ()
         if spot.led is None:
-            if card != FU and card_suit(card) in PLAIN:
-                obligations(card_suit(card), leading=True)
-            return tuple(out), tuple(watches)
+            if card == FU or _SUIT[card] not in PLAIN:
+                return (), ()
+            owed, watches = _obligations(spot, seat, card, _SUIT[card], True, index, n, gone)
+            return tuple(owed), watches
         lead = spot.lead_suit
         assert lead is not None
         if card == FU:
             if lead in PLAIN and not options["fuggitivo_overrides_obligations"]:
-                obligations(lead, leading=False)
-            return tuple(out), tuple(watches)
-        if card_suit(card) != lead:
-            message = f"seat {seat} did not follow {lead} to trick {n} while holding it"
-            out.append(Pending(seat, f"suit:{lead}", FOLLOW_SUIT, message, index, n))
-            if lead != TRUMP and options["must_trump_when_void"] and not is_trump(card):
-                message = f"seat {seat}, void in {lead}, did not trump trick {n} while holding trumps"
-                out.append(Pending(seat, f"suit:{TRUMP}", MUST_TRUMP, message, index, n))
+                owed, watches = _obligations(spot, seat, card, lead, False, index, n, gone)
+                return tuple(owed), watches
+            return (), ()
+        out: list[Pending] = []
+        if _SUIT[card] != lead:
+            template, params = _not_followed(seat, lead, n)
+            out.append(_tuple_new(Pending, (seat, "suit:" + lead, FOLLOW_SUIT, template, index, n, params)))
+            trump = _SUIT[card] == TRUMP
+            if lead != TRUMP and options["must_trump_when_void"] and not trump:
+                params = {"seat": seat, "lead": lead, "trick": n}
+                out.append(
+                    _tuple_new(Pending, (seat, "suit:" + TRUMP, MUST_TRUMP, NOT_TRUMPED, index, n, params))
+                )
             best_trump = spot.best_trump
-            if is_trump(card) and options["must_overtrump"] and best_trump and not _higher(card, best_trump):
-                self._owe_higher(out, seat, card, best_trump, index, n, gone)
-            return tuple(out), tuple(watches)
+            if trump and options["must_overtrump"] and best_trump and not _higher(card, best_trump):
+                _owe_higher(out, seat, best_trump, index, n, gone)
+            return tuple(out), ()
         if lead in PLAIN:
-            obligations(lead, leading=False)
+            out, watches = _obligations(spot, seat, card, lead, False, index, n, gone)
         # The card the rules force on whoever holds it: then no duty to beat applies (see violation()).
         forced = card == "K" + lead or (card == "J" + lead and spot.king_shown)
         if options["must_overtrump"] and not forced:
             best = spot.best_trump if lead == TRUMP else spot.best
             if best is not None and not _higher(card, best):
-                self._owe_higher(out, seat, card, best, index, n, gone)
-        return tuple(out), tuple(watches)
-
-    @staticmethod
-    def _owe_higher(
-        out: list[Pending], seat: int, card: str, best: str, index: int, n: int, gone: frozenset[str]
-    ) -> None:
-        message = f"seat {seat} did not beat {best} in trick {n} though able"
-        for higher in sorted(SUIT_CARDS[card_suit(best)] - gone):
-            if _higher(higher, best):
-                out.append(Pending(seat, f"card:{higher}", MUST_OVERTRUMP, message, index, n))
+                _owe_higher(out, seat, best, index, n, gone)
+        return tuple(out), watches
 
     @staticmethod
     def _provable(key: str, gone: frozenset[str]) -> bool:
-        kind, _, what = key.partition(":")
+        kind, _colon, what = key.partition(":")
         if kind == "card":
             return what not in gone
         return not SUIT_CARDS[what] <= gone
@@ -980,8 +1135,9 @@ class Tarocchi(Game[TarocchiState]):
         if claim.split is not None or claim.tricks not in (None, remaining):
             raise ImpossibleMove(
                 "tarocchi.claim_all_only",
-                f"only a claim of all {remaining} remaining tricks is possible; any other is played out",
+                _("only a claim of all {count} remaining tricks is possible; any other is played out"),
                 field="tricks",
+                count=remaining,
             )
 
     def _settle_claim(self, state: TarocchiState, claim: Claim) -> TarocchiState:
@@ -1013,7 +1169,7 @@ class Tarocchi(Game[TarocchiState]):
         became of the Fuggitivo."""
         options = state.options
         play = state.trickplay
-        piles: list[list[str]] = [[] for _ in range(state.seats)]
+        piles: list[list[str]] = [[] for _seat in range(state.seats)]
         fugg: dict[str, Any] | None = None
         for t in play.done:
             assert t.winner is not None
@@ -1068,7 +1224,17 @@ class Tarocchi(Game[TarocchiState]):
                 paid[offerer], paid[accepter] = -offer, offer
                 details["offer"] = {"offerer": offerer, "accepter": accepter, "value": offer}
             details["abandon"] = "offer" if state.accepted is not None else "free"
-            return HandResult(outcome="abandoned", scores=tuple(paid), unit="points", details=details)
+            if state.accepted is None:
+                text = Text(_("deal thrown in free"))
+            else:
+                offerer, accepter, offer = state.accepted
+                text = Text(
+                    _("deal thrown in: {seat} took the offer of {points} points made by {offer_seat}"),
+                    {"seat": accepter, "points": offer, "offer_seat": offerer},
+                )
+            return HandResult(
+                outcome="abandoned", scores=tuple(paid), unit="points", details=details, outcome_text=text
+            )
         piles, last, fugg = self.piles(state)
         counted = [card_points(p) for p in piles]
         assert sum(len(p) for p in piles) == len(self.deck), "the piles must hold the whole deck"
@@ -1092,7 +1258,21 @@ class Tarocchi(Game[TarocchiState]):
                 "claim": None if state.settled_claim is None else {"seat": state.settled_claim.seat},
             }
         )
-        return HandResult(outcome="played", scores=scores, unit="points", details=details)
+        text = Text(
+            _(
+                "deal played, points taken: {first_seat} {first_points}, "
+                "{second_seat} {second_points}, {third_seat} {third_points}"
+            ),
+            {
+                "first_seat": 0,
+                "first_points": points[0],
+                "second_seat": 1,
+                "second_points": points[1],
+                "third_seat": 2,
+                "third_points": points[2],
+            },
+        )
+        return HandResult(outcome="played", scores=scores, unit="points", details=details, outcome_text=text)
 
     # ---- the match ------------------------------------------------------------------------------------
     def match_result(
@@ -1114,6 +1294,7 @@ class Tarocchi(Game[TarocchiState]):
                     "counted": counts,
                     "dealer": result.details.get("dealer"),
                     "outcome": result.outcome,
+                    "outcome_text": None if result.outcome_text is None else result.outcome_text.as_dict(),
                     "abandon": result.details.get("abandon"),
                     "offer": result.details.get("offer"),
                     "card_points": result.details.get("card_points"),

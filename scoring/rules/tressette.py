@@ -17,8 +17,8 @@ from typing import Any, ClassVar
 
 from . import tricks
 from .cards import LATIN_40, rank_of, suit_of
-from .core import Game, HandResult, HandState, MatchResult, Step, Verdict, evolve
-from .errors import ImpossibleMove
+from .core import ONLY, Game, HandResult, HandState, MatchResult, Step, Verdict, evolve
+from .errors import ImpossibleMove, Text, _, literal
 from .moves import Call, Claim, ClaimResponse, Deal, Declare, Move, PlayCard
 from .options import Option, Ruleset
 
@@ -70,11 +70,21 @@ def side_label(side: Sequence[int]) -> str:
 
 
 @dataclass(frozen=True)
+class Refutation:
+    """Why a declared card was not in the declarer's hand: ``played_by`` another seat (``seat``),
+    ``gone`` before the declaration, or ``dealt_to`` another seat by the recorded deal."""
+
+    reason: str
+    card: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
 class Declaration:
     """A buongioco as declared. Whether it scores is its ``ruling``: ``VALID``, the rule of the verdict it
     drew, or ``None`` while it hangs on cards not yet seen (deal not recorded). ``late``: made outside the
     declarer's window; ``unseen``: (deal not recorded) the cards the declarer has not yet been seen to play;
-    ``refuted``: why the cards were not all in his hand, once that is shown."""
+    ``refuted``: why the cards were not all in his hand, once that is shown (a :class:`Refutation`)."""
 
     seat: int
     combination: str
@@ -85,7 +95,7 @@ class Declaration:
     trick: int
     late: bool = False
     unseen: frozenset[str] = frozenset()
-    refuted: str | None = None
+    refuted: Refutation | None = None
     ruling: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -159,30 +169,33 @@ class Tressette(Game[TressetteState]):
     """Tressette for four in pairs or three each alone (seed 004)."""
 
     name: ClassVar[str] = "tressette"
-    title: ClassVar[str] = "Tressette"
+    title: ClassVar[str] = _("Tressette")
     deck = LATIN_40
     seat_counts: ClassVar[tuple[int, ...]] = (4, 3)
     score_unit: ClassVar[str] = "points"
     ruleset: ClassVar[Ruleset] = Ruleset((
-        Option("removed_four", "4C", "With three players, the 4 taken out of the pack.",
+        Option("removed_four", "4C", _("With three players, the 4 taken out of the pack."),
                choices=("4C", "4S", "4H", "4D")),
         Option("rounding", "seed",
-               "seed: last trick 1/3, a side's thirds rounded to the nearest point (11 per deal); "
-               "traditional: fractions dropped, last trick 1 whole point.", choices=("seed", "traditional")),
+               _("seed: last trick 1/3, a side's thirds rounded to the nearest point (11 per deal); "
+               "traditional: fractions dropped, last trick 1 whole point."), choices=("seed", "traditional")),
         Option("team_rounding", "sum_then_round",
-               "sum_then_round: partners' thirds added, then rounded; per_player: each partner rounded, "
-               "then added (breaks the 11 points per deal).", choices=("sum_then_round", "per_player")),
+               _("sum_then_round: partners' thirds added, then rounded; per_player: each partner rounded, "
+               "then added (breaks the 11 points per deal)."), choices=("sum_then_round", "per_player")),
         Option("declaration_window", "seed",
-               "seed: until one's own card to trick 2; end_of_first_trick: after trick 1, before trick 2 is "
-               "led, trick-1 cards still counting; first_three_tricks: until one's own card to trick 3.",
+               _("seed: until one's own card to trick 2; end_of_first_trick: after trick 1, before trick 2 "
+                 "is led, trick-1 cards still counting; first_three_tricks: until one's own card to "
+                 "trick 3."),
                choices=("seed", "end_of_first_trick", "first_three_tricks")),
-        Option("match_format", "points", "points: first side to the target; deals_won: first to win N deals.",
+        Option("match_format", "points",
+               _("points: first side to the target; deals_won: first to win N deals."),
                choices=("points", "deals_won")),
-        Option("target", 31, "Points that win the match (match_format points).", kind=int, minimum=1),
-        Option("deals_to_win", 3, "Deals that win the match (match_format deals_won).", kind=int, minimum=1),
+        Option("target", 31, _("Points that win the match (match_format points)."), kind=int, minimum=1),
+        Option("deals_to_win", 3, _("Deals that win the match (match_format deals_won)."),
+               kind=int, minimum=1),
         Option("chiamarsi_fuori", False,
-               "A side may call itself out during a deal (Call 'fuori'): right, it wins the match at once; "
-               "wrong, it loses it. Points format only.", kind=bool),
+               _("A side may call itself out during a deal (Call 'fuori'): right, it wins the match at once; "
+               "wrong, it loses it. Points format only."), kind=bool),
     ))
 
     # ---- setting up ------------------------------------------------------------------------------
@@ -213,7 +226,7 @@ class Tressette(Game[TressetteState]):
         if state.phase != "play":
             return frozenset()
         if isinstance(move, PlayCard):
-            return frozenset({state.trickplay.to_play()})
+            return ONLY[state.trickplay.to_play()]
         if isinstance(move, Declare):
             # Anyone may speak at any time; a declaration outside the window draws a verdict.
             return frozenset(range(state.seats))
@@ -289,10 +302,11 @@ class Tressette(Game[TressetteState]):
     # ---- checks made before the core's turn check ------------------------------------------------
     def apply(self, state: TressetteState, move: Move) -> Step[TressetteState]:
         """As the core, with Tressette's own code for a call that is not used at this table."""
-        seat = getattr(move, "seat", None)
-        if (isinstance(move, Call) and not state.over and state.phase == "play" and state.claim is None
-                and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats):
-            self._check_call(state, move)
+        if isinstance(move, Call):
+            seat = move.seat
+            if (not state.over and state.phase == "play" and state.claim is None
+                    and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats):
+                self._check_call(state, move)
         return super().apply(state, move)
 
     # ---- applying moves --------------------------------------------------------------------------
@@ -319,9 +333,13 @@ class Tressette(Game[TressetteState]):
         assert move.seat is not None
         seat, card = move.seat, move.card
         self.deck.check(card)
-        holdings = state.hands.remove(seat, [card])
+        holdings = state.hands.remove_card(seat, card)
         play = state.trickplay
-        pending, verdicts = tricks.follow_suit(state, seat, card, led=play.current.led, trick=play.number)
+        led = play.current.led
+        if state.pending or (led is not None and suit_of(card) != suit_of(led)):
+            pending, verdicts = tricks.follow_suit(state, seat, card, led=led, trick=play.number)
+        else:
+            pending, verdicts = state.pending, []  # what follow_suit says of a lead or a card of the suit led
         new_play = play.play(seat, card, STRENGTH)
         over = len(new_play.done) == state.hand_size
         new = evolve(state, holdings=holdings, pending=pending, play=new_play,
@@ -340,7 +358,7 @@ class Tressette(Game[TressetteState]):
                 if seat == d.seat:
                     d = evolve(d, unseen=d.unseen - {card})
                 else:
-                    d = evolve(d, refuted=f"seat {seat} played {card}")
+                    d = evolve(d, refuted=Refutation("played_by", card, seat))
             out.append(d)
         return tuple(out)
 
@@ -352,17 +370,19 @@ class Tressette(Game[TressetteState]):
         cards, points, key = self.parse_combination(move.combination, move.cards)
         holdings = state.hands
         extra = self._trick_one_card(state, seat)
-        refuted: str | None = None
+        refuted: Refutation | None = None
         for card in cards:
             if card not in holdings.deck:
-                raise ImpossibleMove("card.unknown", f"{card} is not in the deck of this hand", field="cards")
+                raise ImpossibleMove(
+                    "card.unknown", _("{card} is not in the deck of this hand"), field="cards", card=card
+                )
             if refuted is not None or card in extra:
                 continue
             if card in holdings.gone:
-                refuted = f"{card} had already been played"
+                refuted = Refutation("gone", card)
             elif holdings.hands is not None and card not in holdings.hand(seat):
                 owner = next(s for s, h in enumerate(holdings.hands) if card in h)
-                refuted = f"the recorded deal gives {card} to seat {owner}"
+                refuted = Refutation("dealt_to", card, owner)
         unseen = frozenset() if holdings.known else frozenset(cards) - extra
         declaration = Declaration(seat=seat, combination=move.combination, cards=cards, points=points,
                                   key=key, move_index=state.move_index, trick=state.trickplay.number,
@@ -374,7 +394,7 @@ class Tressette(Game[TressetteState]):
         on the declaration itself when known there, else pointing back at it from the move that settled it
         (deal not recorded; the end of the deal settles every one)."""
         before = state.declarations
-        if all(d.ruling is not None for d in before):
+        if not before or all(d.ruling is not None for d in before):
             return state, []  # none declared, or every one settled for good
         now = rulings(before, final=state.over)
         if all(d.ruling == r for d, r in zip(before, now, strict=True)):
@@ -382,45 +402,76 @@ class Tressette(Game[TressetteState]):
         # A ruling once given never changes: the facts it rests on are settled for good.
         state = evolve(state, declarations=tuple(
             evolve(d, ruling=r) if d.ruling is None else d for d, r in zip(before, now, strict=True)))
-        verdicts = [
-            Verdict(d.ruling, d.seat, d.trick, self._declaration_message(state, d), d.move_index,
-                    proved_at=None if d.move_index == state.move_index else state.move_index)
-            for old, d in zip(before, state.declarations, strict=True)
-            if old.ruling is None and d.ruling not in (None, VALID)
-        ]
+        verdicts: list[Verdict] = []
+        for old, d in zip(before, state.declarations, strict=True):
+            if old.ruling is None and d.ruling not in (None, VALID):
+                assert d.ruling is not None
+                template, params = self._declaration_message(state, d)
+                proved_at = None if d.move_index == state.move_index else state.move_index
+                verdicts.append(Verdict(d.ruling, d.seat, d.trick, template, d.move_index, proved_at, params))
         return state, verdicts
 
-    def _declaration_message(self, state: TressetteState, d: Declaration) -> str:
-        said = f"seat {d.seat} declared {d.combination} ({' '.join(d.cards)})"
+    def _declaration_message(self, state: TressetteState, d: Declaration) -> tuple[str, dict[str, Any]]:
+        """The template and params of the verdict on a declaration that does not score."""
+        params: dict[str, Any] = {"seat": d.seat, "combination": d.combination, "cards": list(d.cards)}
         if d.ruling == WINDOW:
-            window = _window_words(state.options["declaration_window"])
-            return f"{said} outside his buongioco window ({window}): it does not score"
+            window = state.options["declaration_window"]
+            if window == "end_of_first_trick":
+                return _("{seat} declared {combination} ({cards}) outside his buongioco window (open only "
+                         "after trick 1, before trick 2 is led): it does not score"), params
+            params["window_trick"] = WINDOW_LIMIT[window]
+            return _("{seat} declared {combination} ({cards}) outside his buongioco window (open until "
+                     "one's own card to trick {window_trick}): it does not score"), params
         if d.ruling == ALREADY:
             first = next(e for e in state.declarations if e.key == d.key and e.ruling == VALID)
-            return (f"{said}, but {_key_words(d.key)} had already been declared by seat {first.seat} "
-                    f"in this deal: it does not score")
-        return f"{said}, but {d.refuted}: it does not score"
+            params["declarer_seat"] = first.seat
+            kind, value = d.key.split(":")
+            if kind == "napoletana":
+                params["suit"] = value
+                return _("{seat} declared {combination} ({cards}), but the napoletana of {suit} had already "
+                         "been declared by {declarer_seat} in this deal: it does not score"), params
+            if value == "A":
+                return _("{seat} declared {combination} ({cards}), but the Aces had already been declared by "
+                         "{declarer_seat} in this deal: it does not score"), params
+            if value == "2":
+                return _("{seat} declared {combination} ({cards}), but the 2s had already been declared by "
+                         "{declarer_seat} in this deal: it does not score"), params
+            return _("{seat} declared {combination} ({cards}), but the 3s had already been declared by "
+                     "{declarer_seat} in this deal: it does not score"), params
+        refuted = d.refuted
+        assert refuted is not None
+        params["card"] = refuted.card
+        if refuted.reason == "played_by":
+            params["player_seat"] = refuted.seat
+            return _("{seat} declared {combination} ({cards}), but {player_seat} played {card}: it does not "
+                     "score"), params
+        if refuted.reason == "dealt_to":
+            params["holder"] = refuted.seat
+            return _("{seat} declared {combination} ({cards}), but the recorded deal gives {card} to "
+                     "{holder}: it does not score"), params
+        return _("{seat} declared {combination} ({cards}), but {card} had already been played: it does not "
+                 "score"), params
 
     def parse_combination(self, combination: str, cards: Sequence[str]) -> tuple[tuple[str, ...], int, str]:
         """Check that ``cards`` form ``combination``; return the cards in deck order, points and key."""
         if combination not in COMBINATIONS:
-            raise ImpossibleMove("tressette.combination",
-                                 f"unknown combination {combination!r} (one of {', '.join(COMBINATIONS)})",
-                                 field="combination")
+            raise ImpossibleMove("tressette.combination", _("unknown combination '{name}' (one of {names})"),
+                                 field="combination", name=literal(combination), names=list(COMBINATIONS))
         checked = tuple(self.deck.check(c, field="cards") for c in cards)
         if len(set(checked)) != len(checked):
-            raise ImpossibleMove("tressette.combination", "the same card is named twice", field="cards")
+            raise ImpossibleMove("tressette.combination", _("the same card is named twice"), field="cards")
         ordered = self.deck.sort(checked)
         if combination == NAPOLETANA:
             suits = {suit_of(c) for c in ordered}
             if len(ordered) != 3 or len(suits) != 1 or {rank_of(c) for c in ordered} != {"A", "2", "3"}:
                 raise ImpossibleMove("tressette.combination",
-                                     "a napoletana is the Ace, 2 and 3 of one suit", field="cards")
+                                     _("a napoletana is the Ace, 2 and 3 of one suit"), field="cards")
             return ordered, NAPOLETANA_POINTS, f"napoletana:{suits.pop()}"
         rank, size, points = OF_A_KIND[combination]
         if len(ordered) != size or any(rank_of(c) != rank for c in ordered):
             raise ImpossibleMove("tressette.combination",
-                                 f"{combination} needs {size} cards of rank {rank}", field="cards")
+                                 _("{combination} needs {count} cards of rank {rank}"),
+                                 field="cards", combination=combination, count=size, rank=rank)
         return ordered, points, f"rank:{rank}"
 
     # ---- chiamarsi fuori -------------------------------------------------------------------------
@@ -430,12 +481,12 @@ class Tressette(Game[TressetteState]):
 
     def _check_call(self, state: TressetteState, move: Call) -> None:
         if move.call != "fuori":
-            raise ImpossibleMove("tressette.call", f"unknown call {move.call!r}: the only call is 'fuori'",
-                                 field="call")
+            raise ImpossibleMove("tressette.call", _("unknown call '{name}': the only call is 'fuori'"),
+                                 field="call", name=literal(move.call))
         if not self._fuori_allowed(state.options):
             raise ImpossibleMove("tressette.call",
-                                 "calling oneself out is not used at this table (option chiamarsi_fuori, "
-                                 "points format)", field="call")
+                                 _("calling oneself out is not used at this table (option chiamarsi_fuori, "
+                                   "points format)"), field="call")
 
     def _call_out(self, state: TressetteState, move: Call) -> TressetteState:
         assert move.seat is not None
@@ -466,32 +517,36 @@ class Tressette(Game[TressetteState]):
     def check_claim(self, state: TressetteState, claim: Claim) -> None:
         remaining = state.hand_size - len(state.trickplay.done)
         if claim.tricks is not None and claim.split is not None:
-            raise ImpossibleMove("tressette.claim", "a claim states either the tricks or the split, not both",
-                                 field="split")
+            raise ImpossibleMove("tressette.claim",
+                                 _("a claim states either the tricks or the split, not both"), field="split")
         if claim.tricks is not None and claim.tricks != remaining:
             raise ImpossibleMove(
                 "tressette.claim",
-                f"a Tressette claim takes all {remaining} remaining tricks, or states the card points split",
-                field="tricks")
+                _("a Tressette claim takes all {count} remaining tricks, or states the card points split"),
+                field="tricks", count=remaining)
         if claim.split is None:
             return
         split = claim.split
         n = len(sides_of(state.seats))
         if len(split) != n or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in split):
-            raise ImpossibleMove("tressette.claim", f"the split gives the final card points of the {n} sides",
-                                 field="split")
+            raise ImpossibleMove("tressette.claim",
+                                 _("the split gives the final card points of the {count} sides"),
+                                 field="split", count=n)
         low, high = self._points_range(state)
         if not low <= sum(split) <= high:
-            wanted = str(low) if low == high else f"{low} to {high}"
-            raise ImpossibleMove("tressette.claim", f"the card points of a deal add up to {wanted}, "
-                                 f"not {sum(split)}", field="split")
+            if low == high:
+                raise ImpossibleMove("tressette.claim",
+                                     _("the card points of a deal add up to {points}, not {given}"),
+                                     field="split", points=low, given=sum(split))
+            raise ImpossibleMove("tressette.claim",
+                                 _("the card points of a deal add up to {low} to {high}, not {given}"),
+                                 field="split", low=low, high=high, given=sum(split))
         sure = self._card_points(state, self._units_by_seat(state), last=None)
         for side, (value, floor) in enumerate(zip(split, sure, strict=True)):
             if value < floor:
                 raise ImpossibleMove(
-                    "tressette.claim",
-                    f"{side_label(sides_of(state.seats)[side])} already hold {floor} points, not {value}",
-                    field="split")
+                    "tressette.claim", _("{seats} already hold {points} points, not {given}"),
+                    field="split", seats=list(sides_of(state.seats)[side]), points=floor, given=value)
 
     def _points_range(self, state: TressetteState) -> tuple[int, int]:
         """What the card points of all sides can add up to in a deal (see the invariants in the docs)."""
@@ -607,6 +662,7 @@ class Tressette(Game[TressetteState]):
         scores = tuple(deal[side_of(seats, s)] for s in range(seats))
         return HandResult(
             outcome=_outcome(sides, deal, winner, state.call_out), scores=scores, unit=self.score_unit,
+            outcome_text=_outcome_text(sides, deal, winner, state.call_out),
             teams=sides if seats == 4 else (), team_scores=tuple(deal) if seats == 4 else (), details=details,
         )
 
@@ -637,6 +693,7 @@ class Tressette(Game[TressetteState]):
             if deal_winner is not None:
                 deals[deal_winner] += 1
             note = ""
+            note_text: Text | None = None
             fuori = result.details.get("fuori")
             if fuori is not None and by_points:
                 side = int(fuori["side"])
@@ -644,11 +701,14 @@ class Tressette(Game[TressetteState]):
                 finished = True
                 if correct:
                     winning, note = (side,), f"{side_label(sides[side])} called out rightly"
+                    note_text = Text(_("{seats} called out rightly"), {"seats": list(sides[side])})
                 else:
                     others = [k for k in range(n) if k != side]
                     top = max(points[k] for k in others)
                     winning = tuple(k for k in others if points[k] == top)
                     note = f"{side_label(sides[side])} called out wrongly and lose the match"
+                    note_text = Text(_("{seats} called out wrongly and lose the match"),
+                                     {"seats": list(sides[side])})
             elif by_points:
                 top = max(points)
                 leaders = tuple(k for k in range(n) if points[k] == top)
@@ -656,10 +716,13 @@ class Tressette(Game[TressetteState]):
                     finished, winning = True, leaders
                 elif top >= target:
                     note = "equal highest at or over the target: play on"
+                    note_text = Text(_("equal highest at or over the target: play on"))
             elif max(deals) >= needed:
                 finished, winning = True, tuple(k for k in range(n) if deals[k] >= needed)
             rows.append({
                 "hand": number, "dealer": result.details.get("dealer"), "outcome": result.outcome,
+                "outcome_text": None if result.outcome_text is None else result.outcome_text.as_dict(),
+                "note_text": None if note_text is None else note_text.as_dict(),
                 "card_points": list(result.details.get("card_points", [])),
                 "declaration_points": list(result.details.get("declaration_points", [])),
                 "deal_scores": scores, "deal_winner": deal_winner, "points": list(points),
@@ -683,21 +746,6 @@ class Tressette(Game[TressetteState]):
         return {"totals": list(self.match_result(options, seats, results).details["points"])}
 
 
-def _window_words(window: str) -> str:
-    return {
-        "seed": "open until one's own card to trick 2",
-        "first_three_tricks": "open until one's own card to trick 3",
-        "end_of_first_trick": "open only after trick 1, before trick 2 is led",
-    }[window]
-
-
-def _key_words(key: str) -> str:
-    kind, value = key.split(":")
-    if kind == "napoletana":
-        return f"the napoletana of {value}"
-    return {"A": "the Aces", "2": "the 2s", "3": "the 3s"}[value]
-
-
 def _outcome(sides: Sequence[Sequence[int]], deal: Sequence[int], winner: int | None,
              call: CallOut | None) -> str:
     score = ", ".join(f"{side_label(side)} {pts}" for side, pts in zip(sides, deal, strict=True))
@@ -707,3 +755,42 @@ def _outcome(sides: Sequence[Sequence[int]], deal: Sequence[int], winner: int | 
     if winner is None:
         return f"{score}: deal tied"
     return f"{score}: {side_label(sides[winner])} win the deal"
+
+
+def _outcome_text(sides: Sequence[Sequence[int]], deal: Sequence[int], winner: int | None,
+                  call: CallOut | None) -> Text:
+    """What :func:`_outcome` says, for translation: with pairs the side that won (or called out) and the
+    points of both sides; with three players each one's points."""
+    if len(sides) == 2:
+        side = call.side if call is not None else winner if winner is not None else 0
+        params: dict[str, Any] = {"seats": list(sides[side]), "points": deal[side],
+                                  "other_points": deal[1 - side]}
+        if call is not None and call.correct is None:
+            return Text(_("{seats} call themselves out (checked on the match sheet), {points} to "
+                          "{other_points}"), params)
+        if call is not None and call.correct:
+            return Text(_("{seats} call themselves out rightly, {points} to {other_points}"), params)
+        if call is not None:
+            return Text(_("{seats} call themselves out wrongly, {points} to {other_points}"), params)
+        if winner is None:
+            return Text(_("deal tied at {points}"), {"points": deal[0]})
+        return Text(_("{seats} win the deal, {points} to {other_points}"), params)
+    params = {"first_seat": 0, "first_points": deal[0], "second_seat": 1, "second_points": deal[1],
+              "third_seat": 2, "third_points": deal[2]}
+    if call is not None:
+        params["seat"] = call.seat
+        if call.correct is None:
+            return Text(_("{seat} calls himself out (checked on the match sheet): {first_seat} "
+                          "{first_points}, {second_seat} {second_points}, {third_seat} {third_points}"),
+                        params)
+        if call.correct:
+            return Text(_("{seat} calls himself out rightly: {first_seat} {first_points}, "
+                          "{second_seat} {second_points}, {third_seat} {third_points}"), params)
+        return Text(_("{seat} calls himself out wrongly: {first_seat} {first_points}, "
+                      "{second_seat} {second_points}, {third_seat} {third_points}"), params)
+    if winner is None:
+        return Text(_("{first_seat} {first_points}, {second_seat} {second_points}, {third_seat} "
+                      "{third_points}: deal tied"), params)
+    params["winner"] = winner
+    return Text(_("{first_seat} {first_points}, {second_seat} {second_points}, {third_seat} "
+                  "{third_points}: {winner} wins the deal"), params)

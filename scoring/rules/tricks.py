@@ -12,8 +12,11 @@ from dataclasses import dataclass
 
 from .cards import suit_of
 from .core import HandState, Pending, Verdict, prove
+from .errors import _
 
 Strength = Callable[[str, str], "tuple[int, ...] | int | None"]
+
+FOLLOW_SUIT = _("{seat} did not follow {lead} to trick {trick} while holding it")
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class Trick:
 
     @property
     def cards(self) -> tuple[str, ...]:
-        return tuple(card for _, card in self.plays)
+        return tuple(card for _seat, card in self.plays)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -40,6 +43,23 @@ class Trick:
             "plays": [{"seat": s, "card": c} for s, c in self.plays],
             "winner": self.winner,
         }
+
+
+def new_trick(
+    number: int, leader: int, plays: tuple[tuple[int, str], ...], winner: int | None = None
+) -> Trick:
+    """``Trick(number, leader, plays, winner)`` without the frozen dataclass's ``__init__``, which sets
+    its fields one ``object.__setattr__`` at a time: a trick is made at every card."""
+    trick = _new(Trick)
+    fields = trick.__dict__
+    fields["number"] = number
+    fields["leader"] = leader
+    fields["plays"] = plays
+    fields["winner"] = winner
+    return trick
+
+
+_new = object.__new__
 
 
 def winner_of(plays: Sequence[tuple[int, str]], strength: Strength, led: str | None = None) -> int:
@@ -105,17 +125,19 @@ class TrickPlay:
     def play(self, seat: int, card: str, strength: Strength, *, players: int | None = None) -> TrickPlay:
         """Add a card; once every player has played, the trick is closed and its winner leads the next."""
         current = self.current
-        if seat != (current.leader + len(current.plays)) % self.seats:
+        plays = current.plays
+        if seat != (current.leader + len(plays)) % self.seats:
             raise AssertionError("the game must check the turn before calling play()")
-        plays = (*current.plays, (seat, card))
-        trick = Trick(current.number, current.leader, plays)
+        plays = (*plays, (seat, card))
         if len(plays) < (players or self.seats):
-            return TrickPlay(self.seats, trick, self.done)
-        return self.close(trick, winner_of(plays, strength))
+            return new_trick_play(self.seats, new_trick(current.number, current.leader, plays), self.done)
+        winner = winner_of(plays, strength)
+        finished = new_trick(current.number, current.leader, plays, winner)
+        return new_trick_play(self.seats, new_trick(current.number + 1, winner, ()), (*self.done, finished))
 
     def close(self, trick: Trick, winner: int) -> TrickPlay:
-        finished = Trick(trick.number, trick.leader, trick.plays, winner)
-        return TrickPlay(self.seats, Trick(trick.number + 1, winner), (*self.done, finished))
+        finished = new_trick(trick.number, trick.leader, trick.plays, winner)
+        return new_trick_play(self.seats, new_trick(trick.number + 1, winner, ()), (*self.done, finished))
 
     @property
     def last(self) -> Trick | None:
@@ -130,6 +152,17 @@ class TrickPlay:
     def led_suits(self, suit: Callable[[str], str] = suit_of) -> frozenset[str]:
         """The suits led so far, the current trick included."""
         return frozenset(suit(t.led) for t in (*self.done, self.current) if t.led is not None)
+
+
+def new_trick_play(seats: int, current: Trick, done: tuple[Trick, ...]) -> TrickPlay:
+    """``TrickPlay(seats, current, done)`` without the frozen dataclass's ``__init__`` (see
+    :func:`new_trick`)."""
+    play = _new(TrickPlay)
+    fields = play.__dict__
+    fields["seats"] = seats
+    fields["current"] = current
+    fields["done"] = done
+    return play
 
 
 def follow_suit(
@@ -157,12 +190,13 @@ def follow_suit(
     if led is None or played == suit(led):
         return pending, verdicts
     wanted = suit(led)
-    message = f"seat {seat} did not follow {wanted} to trick {trick} while holding it"
     if state.deal_known:
         if any(suit(c) == wanted for c in state.hands.hand(seat)):
-            verdicts.append(Verdict(rule, seat, trick, message, index))
+            params = {"seat": seat, "lead": wanted, "trick": trick}
+            verdicts.append(Verdict(rule, seat, trick, FOLLOW_SUIT, index, params=params))
     else:
-        pending = pending + (Pending(seat, f"suit:{wanted}", rule, message, index, trick),)
+        params = {"seat": seat, "lead": wanted, "trick": trick}
+        pending = pending + (Pending(seat, f"suit:{wanted}", rule, FOLLOW_SUIT, index, trick, params),)
     return pending, verdicts
 
 

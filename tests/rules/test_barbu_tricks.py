@@ -411,6 +411,7 @@ def test_the_choices_are_checked() -> None:
 def test_verdicts_point_at_the_move_and_the_trick() -> None:
     tricks = ((0, "5S KS 5D 7S", 1),)
     known = play([deal(), *choose("NPD"), *plays(tricks)])
-    assert known.verdicts == (
-        Verdict("follow_suit", 2, 1, "seat 2 did not follow S to trick 1 while holding it", 4),
-    )
+    template = "{seat} did not follow {lead} to trick {trick} while holding it"
+    params = {"seat": 2, "lead": "S", "trick": 1}
+    assert known.verdicts == (Verdict("follow_suit", 2, 1, template, 4, params=params),)
+    assert known.verdicts[0].message == "seat 3 did not follow S to trick 1 while holding it"

@@ -160,7 +160,7 @@ def test_the_same_combination_declared_twice_is_recorded_and_scores_once() -> No
     again = GAME.apply(state, THREE_ACES)
     assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in again.verdicts] == [
         ("tressette.already_declared", 0, 2, None)]
-    assert "already been declared by seat 0" in again.verdicts[0].message
+    assert "already been declared by seat 1" in again.verdicts[0].message
     other_trio = Declare(seat=0, combination="three_aces", cards=("AS", "AH", "AC"))
     assert [v.rule for v in GAME.apply(state, other_trio).verdicts] == ["tressette.already_declared"]
     moves = [Deal(hands=HANDS_4), THREE_ACES, THREE_ACES, *plays(TRICKS_4, 4)]
@@ -200,7 +200,7 @@ def test_a_combination_not_in_the_recorded_hand_is_recorded_as_false() -> None:
     step = GAME.apply(state, lie)
     assert [(v.rule, v.seat, v.trick, v.move_index) for v in step.verdicts] == [
         ("tressette.false_declaration", 1, 1, 1)]
-    assert "the recorded deal gives AS to seat 0" in step.verdicts[0].message
+    assert "the recorded deal gives AS to seat 1" in step.verdicts[0].message
     assert strict_code([Deal(hands=HANDS_4)], lie) == "irregular.tressette.false_declaration"
 
 

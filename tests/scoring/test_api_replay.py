@@ -64,6 +64,7 @@ def test_a_step_past_the_end_is_refused(people: People) -> None:
         "code": "replay.step",
         "message": "step must be between 0 and 0",
         "field": "step",
+        "params": {},
     }
 
 

@@ -131,6 +131,13 @@ def test_a_penalty_adds_and_an_assigned_score_replaces(name: str) -> None:
     # The line above the scores says what the director did, never what the play alone would say.
     assert penalised.outcome == f"{before.outcome}; penalty by the director (rule)"
     assert replaced.outcome == f"scores assigned by the director (rule); as played: {before.outcome}"
+    # So does its text for a translation, with what the play said nested in it.
+    assert before.outcome_text is not None
+    played = before.outcome_text.as_dict()
+    assert penalised.outcome_text is not None and replaced.outcome_text is not None
+    assert penalised.outcome_text.params == {"rule": "rule", "outcome": played}
+    assert replaced.outcome_text.params == {"rule": "rule", "outcome": played}
+    assert penalised.outcome_text.message == f"{before.outcome_text.message}; penalty by the director (rule)"
 
 
 def test_a_side_that_shares_its_score_is_given_one_number() -> None:

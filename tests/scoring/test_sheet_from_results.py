@@ -53,3 +53,21 @@ def test_the_sheet_from_stored_results_equals_the_sheet_from_the_engines_results
     game = get_game(name)
     rebuilt = [result_from_dict(r) for r in stored]
     assert game.match_context(options, seats, rebuilt) == game.match_context(options, seats, results)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_results_stored_before_outcome_texts_still_make_the_sheet(name: str) -> None:
+    seats, results = random_match(name, 5, hands=4)
+    stored = [{k: v for k, v in r.as_dict().items() if k != "outcome_text"} for r in results]
+    names = [f"P{i}" for i in range(seats)]
+    options = get_game(name).ruleset.validate({})
+
+    old = [result_from_dict(r) for r in json.loads(json.dumps(stored))]
+    sheet = sheet_of(name, options, names, list(enumerate(old, start=1)))
+    now = sheet_of(name, options, names, list(enumerate(results, start=1)))
+
+    assert all(r.outcome_text is None for r in old)
+    assert all(row.get("outcome_text") is None for row in sheet["rows"])
+    # The same sheet in every other way: the texts are only missing.
+    untexted = [{**row, "outcome_text": None} if "outcome_text" in row else row for row in now["rows"]]
+    assert sheet == {**now, "rows": untexted}
