@@ -30,6 +30,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from scoring import display
+from scoring.models import Match
 from scoring.records import RecordError
 from scoring.rules import ImpossibleMove, InvalidOptions, MalformedMove, RulesError
 from scoring.store import ConcurrencyConflict
@@ -53,7 +55,9 @@ def rules_status(exc: RulesError) -> int:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RulesError):
-        return Response(exc.as_dict(), status=rules_status(exc))
+        body = exc.as_dict()
+        body["message"] = display.error_text(exc, _voice(context))  # the code, field and params stay
+        return Response(body, status=rules_status(exc))
     if isinstance(exc, ServiceError):
         return Response(exc.as_dict(), status=exc.status_code)
     if isinstance(exc, ConcurrencyConflict):
@@ -120,6 +124,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, Http404 | PermissionDenied):
         response.data = {"code": _code(exc), "message": _text(response.data.get("detail")), "field": None}
     return response
+
+
+def _voice(context: dict[str, Any]) -> display.Voice:
+    """How an error about a match's hand is worded: its seats by the players' names and its cards by
+    their names; outside a match, seats by number and cards by their codes."""
+    view = context.get("view")
+    match_id = getattr(view, "kwargs", {}).get("match_id") if view is not None else None
+    if isinstance(match_id, int):
+        match = Match.objects.filter(pk=match_id).only("game").first()
+        if match is not None:
+            seats = list(match.seats.values_list("name", flat=True))
+            return display.Voice.of(match.game, seats)
+    return display.Voice.plain()
 
 
 # The validation codes of a reference to something that is not there (a club id, a username).

@@ -22,6 +22,7 @@ from scoring.models import Hand, Match
 from scoring.rules import Game, ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.cards import LANGUAGES, Deck, suit_of
 from scoring.rules.core import Game as BaseGame
+from scoring.rules.errors import param_kind
 
 
 def game_title(name: str) -> str:
@@ -49,13 +50,18 @@ class Voice:
     """How one hand is put into words: its game, deck, card-name language and seat names."""
 
     game: str
-    deck: Deck
+    deck: Deck | None
     lang: str
     seats: tuple[str, ...]
 
     @classmethod
     def of(cls, game: str, seats: Sequence[str] = (), lang: str | None = None) -> Voice:
         return cls(game, get_game(game).deck, card_language(game, lang), tuple(seats))
+
+    @classmethod
+    def plain(cls) -> Voice:
+        """Words for a message outside any hand: seats by number, cards and suits by their codes."""
+        return cls("", None, page_language(), ())
 
     def seat(self, index: Any) -> str:
         if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(self.seats):
@@ -73,12 +79,14 @@ class Voice:
     def suit(self, letter: Any) -> str:
         if letter == "none":
             return str(words.CHOICE_VALUES["trump"]["none"])
-        return suit_label(self.deck, str(letter), self.lang)
+        return suit_label(self.deck, str(letter), self.lang) if self.deck is not None else str(letter)
 
 
 # ---- cards ---------------------------------------------------------------------------------------
-def card(code: str, deck: Deck, lang: str) -> dict[str, str]:
+def card(code: str, deck: Deck | None, lang: str) -> dict[str, str]:
     try:
+        if deck is None:
+            raise ValueError("no deck")
         name, rank = deck.name_of(code, lang), deck.rank_label(code, lang)
     except (ImpossibleMove, MalformedMove, ValueError):
         name = rank = code
@@ -96,38 +104,46 @@ def suit_label(deck: Deck, suit: str, lang: str) -> str:
     return last.removeprefix("d'")
 
 
-def rank_label(deck: Deck, rank: str, lang: str) -> str:
-    sample = next((c for c in deck.cards if c[:-1] == rank), None)
-    return deck.rank_label(sample, lang) if sample else rank
+def rank_label(deck: Deck | None, rank: str, lang: str) -> str:
+    sample = next((c for c in deck.cards if c[:-1] == rank), None) if deck is not None else None
+    return deck.rank_label(sample, lang) if deck is not None and sample else rank
 
 
 # ---- the engine's messages -----------------------------------------------------------------------
-_SEAT_PARAMS = {"seat", "target", "dealer", "hombre", "holder", "winner", "maker", "caller"}
-_SUIT_PARAMS = {"suit", "lead", "trump"}
-
-
 def param(name: str, value: Any, v: Voice) -> str:
-    """One parameter of an engine message in words, by the naming convention of ``scoring.rules.errors``."""
+    """One parameter of an engine message in words, by the naming convention of ``scoring.rules.errors``
+    (``param_kind``): seats by the players' names, cards and suits by their names in the deck's language,
+    codes by the game's words, nested texts said in turn."""
     if value is None:
         return "—"
-    if name in _SEAT_PARAMS or name.endswith("_seat"):
+    kind = param_kind(name)
+    if kind == "seat":
         return v.seat(value)
-    if name == "seats" and isinstance(value, list | tuple):
-        return ", ".join(v.seat(s) for s in value)
-    if name == "card" or name.endswith("_card"):
+    if kind == "seats" and isinstance(value, list | tuple):
+        return " & ".join(v.seat(s) for s in value)  # the players of a side
+    if kind == "card":
         return v.card(value)
-    if name == "cards" and isinstance(value, list | tuple):
+    if kind == "cards" and isinstance(value, list | tuple):
         return v.cards(value)
-    if name in _SUIT_PARAMS or name.endswith("_suit"):
+    if kind == "suit":
         return v.suit(value)
-    if name == "call":
+    if kind == "call":
         return words.call(v.game, value)
-    if name == "combination":
+    if kind == "combination":
         return words.word(words.COMBINATIONS, value)
-    if name == "contract":
+    if kind == "contract":
         return words.contract(v.game, value)
-    if name == "option":
+    if kind == "option":
         return words.word(words.OPTIONS, value)
+    if kind == "text" and isinstance(value, Mapping):
+        return say(str(value.get("template", "")), value.get("params"), v)
+    if name == "rule":
+        return words.rule(str(value))
+    if name == "phase":
+        return words.word(words.PHASES, value)
+    if name in ("kind", "kinds"):
+        kinds = value if isinstance(value, list | tuple) else [value]
+        return ", ".join(words.word(words.MOVE_KINDS, k) for k in kinds)
     if isinstance(value, list | tuple):
         return ", ".join(str(x) for x in value)
     return str(value)
@@ -143,6 +159,8 @@ def say(template: str, params: Mapping[str, Any] | None, v: Voice, *, fallback: 
     ...). A template the catalogue does not know shows as it is, in English."""
     if not template:
         return fallback
+    if not params:
+        return gettext(template)  # a text without params is the text itself (braces included)
     shown = _Params({k: param(k, value, v) for k, value in (params or {}).items()})
     try:
         return gettext(template).format_map(shown)
@@ -539,6 +557,9 @@ def _declaration(d: Mapping[str, Any], v: Voice) -> str:
 
 # Row keys that hold a seat number, a suit, a contract or a word in the games' sheets.
 SEAT_KEYS = {"dealer", "hombre", "deal_winner", "codille", "made"}
+# What a sheet leaves out: the engine's own bookkeeping, and the texts that are shown in their column's
+# place (``outcome_text`` is the outcome in words).
+HIDDEN_KEYS = {"ruled", "waiting_betes", "bete_in_play", "collected", "pot_to", "doubling", "drawn", "note"}
 
 
 def sheet_table(sheet: Mapping[str, Any], hands: Mapping[int, Hand]) -> dict[str, Any]:
@@ -547,7 +568,9 @@ def sheet_table(sheet: Mapping[str, Any], hands: Mapping[int, Hand]) -> dict[str
     v = Voice.of(str(sheet.get("game", "")), sheet.get("seats") or ())
     columns: list[str] = []
     for row in rows:
-        columns += [k for k in row if k not in columns]
+        columns += [k for k in row if k not in columns and k not in HIDDEN_KEYS and not k.endswith("_text")]
+    if any(row.get("note_text") for row in rows):
+        columns.append("note")
     numbers = sheet.get("hands") or []
     if "hand" in columns and [row.get("hand") for row in rows] == numbers[: len(rows)]:
         columns.remove("hand")  # the game's own count of hands says what the # column already says
@@ -555,16 +578,22 @@ def sheet_table(sheet: Mapping[str, Any], hands: Mapping[int, Hand]) -> dict[str
     for i, row in enumerate(rows):
         number = numbers[i] if i < len(numbers) else None
         hand = hands.get(number) if number is not None else None
-        cells = [sheet_cell(key, row.get(key), v, hand) for key in columns]
+        cells = [sheet_cell(key, row, v, hand) for key in columns]
         out.append({"number": number, "flagged": bool(hand and hand.flagged), "cells": cells})
     return {"columns": [words.word(words.COLUMNS, c) for c in columns], "rows": out}
 
 
-def sheet_cell(key: str, value: Any, v: Voice, hand: Hand | None = None) -> str:
+def sheet_cell(key: str, row: Mapping[str, Any], v: Voice, hand: Hand | None = None) -> str:
+    value = row.get(key)
+    text = row.get(f"{key}_text")
+    if key == "outcome" and hand is not None and hand.result and hand.result.get("outcome_text"):
+        return outcome_text(hand.result, v)  # the hand's own result: a ruling's words included
+    if isinstance(text, Mapping) and text.get("template"):
+        return say(str(text["template"]), text.get("params"), v, fallback=cell(value))
     if key == "outcome":
-        if hand is not None and hand.result:
-            return outcome_text(hand.result, v)
         return words.word(words.OUTCOMES, value)
+    if key == "note":
+        return ""
     if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
         return v.seat(value)
     if key == "contract" and value:

@@ -38,6 +38,9 @@ PHASES: Words = {
     "domino": pgettext_lazy("phase", "domino"),
     "play": pgettext_lazy("phase", "play"),
     "over": pgettext_lazy("phase", "hand over"),
+    "done": pgettext_lazy("phase", "hand over"),
+    "passed": pgettext_lazy("phase", "all passed"),
+    "espadille": pgettext_lazy("phase", "espadille"),
 }
 
 # Calls of the auctions, by game (the same code may be a different word in another game).
@@ -69,6 +72,18 @@ CALLS: Mapping[str, Words] = {
     },
 }
 
+MOVE_KINDS: Words = {
+    "deal": pgettext_lazy("move", "deal"),
+    "play": pgettext_lazy("move", "card"),
+    "call": pgettext_lazy("move", "call"),
+    "choose": pgettext_lazy("move", "choice"),
+    "exchange": pgettext_lazy("move", "exchange"),
+    "pass_cards": pgettext_lazy("move", "passing cards"),
+    "declare": pgettext_lazy("move", "declaration"),
+    "claim": pgettext_lazy("move", "claim"),
+    "claim_response": pgettext_lazy("move", "answer to a claim"),
+}
+
 CHOICES: Words = {
     "contract": pgettext_lazy("choice", "contract"),
     "trump": pgettext_lazy("choice", "trumps"),
@@ -87,6 +102,9 @@ CHOICE_VALUES: Mapping[str, Words] = {
     "vole": {
         "go_on": pgettext_lazy("vole", "goes on for the vole"),
         "stop": pgettext_lazy("vole", "stops"),
+        "announced": pgettext_lazy("vole", "announced"),
+        "continuation": pgettext_lazy("vole", "going on for the vole"),
+        "none": pgettext_lazy("vole", "not tried"),
     },
     "espadille": {
         "declare": pgettext_lazy("espadille", "declares the espadille"),
@@ -129,6 +147,7 @@ COMBINATIONS: Words = {
     "three_threes": pgettext_lazy("declaration", "three threes"),
     "four_threes": pgettext_lazy("declaration", "four threes"),
     "napoletana": pgettext_lazy("declaration", "napoletana (ace, two and three of a suit)"),
+    "matadors": pgettext_lazy("declaration", "matadors"),
 }
 
 # The rule each verdict names, as the director reads it in a list of irregularities.

@@ -385,7 +385,8 @@ def test_a_keying_error_writes_nothing_and_shows_its_plain_message(people: Peopl
     response = _post_move(client, match, card=card, seat=str(seat))
 
     page = _refused(client, response, match)
-    assert f"the recorded deal gives {card} to" in page
+    name = get_game("tressette").deck.name_of(card, "en")
+    assert f"the recorded deal gives {name} to {SEATS[other]}, not {SEATS[seat]}" in page
     assert f'name="card" value="{card}"' in page  # what was typed, to correct rather than key again
     assert store.stream_version(hand.stream_id) == before
 
