@@ -224,12 +224,13 @@ def untranslated_in(text: str, language: str) -> list[str]:
             sources = list(message.id) if isinstance(message.id, tuple | list) else [message.id]
             if any(s in sources for s in _strings(message)):
                 continue  # the same words in both languages (a name, a code)
+            translated = " ".join(_strings(message))
             for source in sources:
                 for part in _FIELD.split(source):
                     part = part.strip(" .,:;·()")
-                    if len(part.split()) >= 2 and part in text:
+                    if len(part.split()) >= 2 and part in text and part not in translated:
                         found.add(part)
-    words = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+    words = {w.lower() for w in re.findall(r"[^\W\d]+", text)}  # rest_of_deal is one (a code)
     found.update(sorted(words & ENGLISH_WORDS))
     return sorted(found)
 

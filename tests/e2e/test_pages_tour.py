@@ -8,11 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
 from scoring.models import Hand
 from scoring.selectors import hand_state
+from segnapunti.catalogues import untranslated_in
 from tests.e2e.conftest import ARTIFACTS, shot
 from tests.scoring.api_support import make_people, open_match, play, play_irregular, service_record
+from tournaments.models import Club, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -145,6 +148,7 @@ def test_the_language_switch_turns_the_pages_into_italian_and_french(signed_in: 
     shot(page, "language-it")
     assert page.url.endswith(f"/matches/{match['id']}/hands/1/")  # back on the same page
     assert "Partite" in page.inner_text("header.site nav")
+    assert "Mosse" in page.inner_text("#table-root")
 
     page.select_option("header.site select[name=language]", "fr")
 
@@ -153,3 +157,44 @@ def test_the_language_switch_turns_the_pages_into_italian_and_french(signed_in: 
     assert "Parties" in page.inner_text("header.site nav")
     page.goto(f"/matches/{match['id']}/")
     assert page.get_attribute("html", "lang") == "fr"  # the choice is kept
+
+
+@pytest.mark.parametrize("language", ["it", "fr"])
+def test_no_english_is_left_on_the_pages_read_in_italian_or_french(
+    signed_in: Callable[..., Any], language: str
+) -> None:
+    """The demo's pages in a browser that asks for Italian (or French), scanned against the catalogues:
+    no English source text shows where its translation differs, and no English word at all."""
+    call_command("load_demo", verbosity=0)
+    club = Club.objects.get()
+    director = club.memberships.get(role="director").user
+    flagged = Hand.objects.filter(flagged=True).select_related("match").first()
+    assert flagged is not None
+    tournament = Tournament.objects.get()
+    table = f"/matches/{flagged.match_id}/hands/{flagged.number}/"
+    paths = [
+        "/",
+        f"/clubs/{club.pk}/matches/",
+        f"/clubs/{club.pk}/matches/new/?game=tarocchi",
+        table,
+        f"{table}replay/?step=6",
+        f"{table}ruling/",
+        f"/matches/{flagged.match_id}/",
+        f"/tournaments/{tournament.pk}/",
+        f"/tournaments/{tournament.pk}/rounds/1/",
+        f"/tournaments/{tournament.pk}/standings/",
+        f"/tournaments/{tournament.pk}/live/",
+        f"/players/{club.players.first().pk}/",
+    ]
+    page = signed_in(director, locale={"it": "it-IT", "fr": "fr-FR"}[language])
+
+    found = {}
+    for path in paths:
+        page.goto(path)
+        assert page.get_attribute("html", "lang") == language, path
+        left = untranslated_in(page.inner_text("body"), language)
+        if left:
+            found[path] = left
+    shot(page, f"player-{language}")
+
+    assert found == {}

@@ -159,21 +159,28 @@ def test_a_malformed_move_names_the_field(data: Any, field: str) -> None:
 
 def test_choose_keeps_a_string_value() -> None:
     assert move_from_dict({"type": "choose", "seat": 0, "choice": "trump", "value": "H"}) == Choose(
-        seat=0, choice="trump", value="H")
+        seat=0, choice="trump", value="H"
+    )
 
 
 # ---- options ----------------------------------------------------------------------------------------
-RULESET = Ruleset((
-    Option("target", 31, "points to win", kind=int, minimum=1),
-    Option("rounding", "seed", "how to round", choices=("seed", "traditional")),
-    Option("fast", False, "a flag", kind=bool),
-    Option("doubling", False, "held for another ruleset", choices=(False,)),
-))
+RULESET = Ruleset(
+    (
+        Option("target", 31, "points to win", kind=int, minimum=1),
+        Option("rounding", "seed", "how to round", choices=("seed", "traditional")),
+        Option("fast", False, "a flag", kind=bool),
+        Option("doubling", False, "held for another ruleset", choices=(False,)),
+    )
+)
 
 
 def test_options_fill_in_defaults_and_gain_strict() -> None:
     assert RULESET.validate(None) == {
-        "target": 31, "rounding": "seed", "fast": False, "doubling": False, "strict": False,
+        "target": 31,
+        "rounding": "seed",
+        "fast": False,
+        "doubling": False,
+        "strict": False,
     }
     assert RULESET.validate({"target": 21, "strict": True})["target"] == 21
     assert [o["name"] for o in RULESET.describe()] == ["target", "rounding", "fast", "doubling", "strict"]
@@ -225,8 +232,13 @@ def test_a_game_refuses_bad_options_seats_and_dealer() -> None:
 
 # ---- holdings ---------------------------------------------------------------------------------------
 DECK = frozenset({"AS", "2S", "3S", "4S", "5S", "6S"})
-KNOWN = Holdings(deck=DECK, counts=(2, 2), hands=(frozenset({"AS", "2S"}), frozenset({"3S", "4S"})),
-                 gone=frozenset({"5S"}), stock=frozenset({"6S"}))
+KNOWN = Holdings(
+    deck=DECK,
+    counts=(2, 2),
+    hands=(frozenset({"AS", "2S"}), frozenset({"3S", "4S"})),
+    gone=frozenset({"5S"}),
+    stock=frozenset({"6S"}),
+)
 BLIND = Holdings(deck=DECK, counts=(2, 0), gone=frozenset({"5S"}))
 
 
@@ -241,8 +253,9 @@ BLIND = Holdings(deck=DECK, counts=(2, 0), gone=frozenset({"5S"}))
         (BLIND, 1, "AS", "hand.empty"),
     ],
 )
-def test_holdings_refuse_cards_a_seat_cannot_hold(holdings: Holdings, seat: int, card: str,
-                                                  code: str) -> None:
+def test_holdings_refuse_cards_a_seat_cannot_hold(
+    holdings: Holdings, seat: int, card: str, code: str
+) -> None:
     with pytest.raises(ImpossibleMove) as err:
         holdings.check_holds(seat, card)
     assert err.value.code == code
@@ -330,8 +343,13 @@ TRESSETTE = get_game("tressette")
 
 
 def _first_trick() -> list[Move]:
-    return [Deal(hands=HANDS), PlayCard(seat=0, card="3D"), PlayCard(seat=1, card="4H"),
-            PlayCard(seat=2, card="4S"), PlayCard(seat=3, card="4C")]
+    return [
+        Deal(hands=HANDS),
+        PlayCard(seat=0, card="3D"),
+        PlayCard(seat=1, card="4H"),
+        PlayCard(seat=2, card="4S"),
+        PlayCard(seat=3, card="4C"),
+    ]
 
 
 def test_only_the_player_on_lead_between_tricks_may_claim() -> None:
@@ -352,8 +370,9 @@ def test_only_the_player_on_lead_between_tricks_may_claim() -> None:
 def test_an_accepted_claim_ends_the_hand_with_the_split_claimed() -> None:
     state = replay(TRESSETTE, [*_first_trick(), Claim(seat=0)], seats=4, dealer=3).final
     assert state.claim == Claim(seat=0)
-    assert set(TRESSETTE.legal_moves(state)) == {ClaimResponse(seat=s, accept=a) for s in (1, 2, 3)
-                                                 for a in (True, False)}
+    assert set(TRESSETTE.legal_moves(state)) == {
+        ClaimResponse(seat=s, accept=a) for s in (1, 2, 3) for a in (True, False)
+    }
     assert TRESSETTE.to_act(state) == {1, 2, 3}
     with pytest.raises(ImpossibleMove) as blocked:
         TRESSETTE.apply(state, PlayCard(seat=0, card="2D"))
@@ -376,8 +395,12 @@ def test_an_accepted_claim_ends_the_hand_with_the_split_claimed() -> None:
 
 
 def test_a_disputed_claim_is_recorded_and_play_goes_on() -> None:
-    moves = [*_first_trick(), Claim(seat=0), ClaimResponse(seat=1, accept=True),
-             ClaimResponse(seat=3, accept=False)]
+    moves = [
+        *_first_trick(),
+        Claim(seat=0),
+        ClaimResponse(seat=1, accept=True),
+        ClaimResponse(seat=3, accept=False),
+    ]
     game = replay(TRESSETTE, moves, seats=4, dealer=3)
     state = game.final
     claim_index = len(_first_trick())

@@ -139,7 +139,8 @@ def test_overcalls_must_be_strict_and_the_first_speaker_has_priority() -> None:
     # strict table refuses it.
     step = GAME.apply(state, Call(seat=2, call="je_joue"))
     assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in step.verdicts] == [
-        ("lhombre.call_low", 2, 2, None)]
+        ("lhombre.call_low", 2, 2, None)
+    ]
     assert "does not rank above the je_joue" in step.verdicts[0].message
     assert step.state.calls[-1] == (2, "pass") and step.state.best == (1, "je_joue")
     with pytest.raises(IrregularMoveRefused) as strict:
@@ -153,7 +154,8 @@ def test_the_last_strict_overcall_wins() -> None:
     moves = [DEAL_A, Call(seat=1, call="je_joue"), Call(seat=2, call="sans_prendre")]
     state = run(moves)
     assert [v.rule for v in GAME.apply(state, Call(seat=0, call="sans_prendre")).verdicts] == [
-        "lhombre.call_low"]
+        "lhombre.call_low"
+    ]
     state = run([*moves, Call(seat=0, call="vole")])
     assert (state.hombre, state.contract, state.vole) == (0, "vole", "announced")
 
@@ -162,8 +164,14 @@ def test_a_low_call_is_a_pass_in_both_modes_and_the_hand_scores_as_if_he_had_pas
     # Seat 2 says "je joue" after seat 1's (move 2), seat 0 says "je joue" too (move 3): both count as
     # passes, so seat 1 plays en prenant, takes all nine tricks (the vole by continuation) and the hand is
     # the one where both had passed, verdicts apart.
-    played = [Choose(seat=1, choice="trump", value="H"), Exchange(seat=1), Exchange(seat=2), Exchange(seat=0),
-              Choose(seat=None, choice="talon", value="hidden"), *plays(TRICKS_A)]
+    played = [
+        Choose(seat=1, choice="trump", value="H"),
+        Exchange(seat=1),
+        Exchange(seat=2),
+        Exchange(seat=0),
+        Choose(seat=None, choice="talon", value="hidden"),
+        *plays(TRICKS_A),
+    ]
     said = [DEAL_A, Call(seat=1, call="je_joue"), Call(seat=2, call="je_joue"), Call(seat=0, call="je_joue")]
     moves = [*said, *played]
     known = replay(GAME, moves, seats=3, dealer=0, options=NET)
@@ -369,8 +377,13 @@ def test_with_the_talon_recorded_an_exchange_takes_its_top_cards() -> None:
     # Without the talon in the record its order is unknown: any talon cards are taken as named, and the
     # hand records alike without the deal.
     unordered = [Deal(hands=DEAL_A.hands), *trumped[1:]]
-    moves = [*unordered, Exchange(seat=1, discard=("2H", "3H"), take=("2C", "7D")), Exchange(seat=2),
-             Exchange(seat=0), Choose(seat=None, choice="talon", value="hidden")]
+    moves = [
+        *unordered,
+        Exchange(seat=1, discard=("2H", "3H"), take=("2C", "7D")),
+        Exchange(seat=2),
+        Exchange(seat=0),
+        Choose(seat=None, choice="talon", value="hidden"),
+    ]
     state = run(moves)
     assert {"2C", "7D"} <= state.hands.hand(1) and state.phase == "play"
     moves += played_out(state)
@@ -466,22 +479,28 @@ def test_a_matador_proof_is_refined_to_follow_suit_when_an_ordinary_trump_shows_
     ]
     known = replay(GAME, moves, seats=3, dealer=0)
     assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in known.verdicts] == [
-        ("lhombre.follow_suit", 2, 9, None)]
+        ("lhombre.follow_suit", 2, 9, None)
+    ]
     blind_moves = GAME.moves_only(moves)
     proved = replay(GAME, blind_moves[:13], seats=3, dealer=0)
     assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in proved.verdicts] == [
-        ("lhombre.matador", 2, 9, 12)]
+        ("lhombre.matador", 2, 9, 12)
+    ]
     refined = GAME.apply(replay(GAME, blind_moves[:17], seats=3, dealer=0).final, blind_moves[17])
     assert [(v.rule, v.move_index, v.proved_at) for v in refined.verdicts] == [("lhombre.follow_suit", 9, 12)]
     assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in refined.state.verdicts] == [
-        ("lhombre.follow_suit", 2, 9, 12)]
+        ("lhombre.follow_suit", 2, 9, 12)
+    ]
     assert refined.verdicts[0].message == known.verdicts[0].message
     # To the end of the hand: the same verdicts, the same result.
     rest = played_out(lh(known.final))
     known = replay(GAME, [*moves, *rest], seats=3, dealer=0)
     blind = replay(GAME, GAME.moves_only([*moves, *rest]), seats=3, dealer=0)
-    assert [(v.rule, v.seat, v.move_index) for v in blind.verdicts] == [
-        (v.rule, v.seat, v.move_index) for v in known.verdicts] == [("lhombre.follow_suit", 2, 9)]
+    assert (
+        [(v.rule, v.seat, v.move_index) for v in blind.verdicts]
+        == [(v.rule, v.seat, v.move_index) for v in known.verdicts]
+        == [("lhombre.follow_suit", 2, 9)]
+    )
     assert GAME.result(blind.final).scores == GAME.result(known.final).scores
 
 

@@ -48,8 +48,11 @@ def hands_from(tricks: Sequence[tuple[int, tuple[str, ...]]], seats: int) -> tup
 
 
 def plays(tricks: Sequence[tuple[int, tuple[str, ...]]], seats: int) -> list[Move]:
-    return [PlayCard(seat=(leader + i) % seats, card=card)
-            for leader, cards in tricks for i, card in enumerate(cards)]
+    return [
+        PlayCard(seat=(leader + i) % seats, card=card)
+        for leader, cards in tricks
+        for i, card in enumerate(cards)
+    ]
 
 
 HANDS_4 = hands_from(TRICKS_4, 4)
@@ -57,8 +60,9 @@ NAPOLETANA_D = Declare(seat=0, combination="napoletana", cards=("AD", "2D", "3D"
 THREE_ACES = Declare(seat=0, combination="three_aces", cards=("AS", "AH", "AD"))
 
 
-def run(moves: Sequence[Move], *, seats: int = 4, dealer: int = 3,
-        options: Mapping[str, Any] | None = None) -> TressetteState:
+def run(
+    moves: Sequence[Move], *, seats: int = 4, dealer: int = 3, options: Mapping[str, Any] | None = None
+) -> TressetteState:
     final = replay(GAME, moves, options=options, seats=seats, dealer=dealer).final
     assert isinstance(final, TressetteState)
     return final
@@ -159,15 +163,18 @@ def test_the_same_combination_declared_twice_is_recorded_and_scores_once() -> No
     state = run([Deal(hands=HANDS_4), THREE_ACES])
     again = GAME.apply(state, THREE_ACES)
     assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in again.verdicts] == [
-        ("tressette.already_declared", 0, 2, None)]
+        ("tressette.already_declared", 0, 2, None)
+    ]
     assert "already been declared by seat 1" in again.verdicts[0].message
     other_trio = Declare(seat=0, combination="three_aces", cards=("AS", "AH", "AC"))
     assert [v.rule for v in GAME.apply(state, other_trio).verdicts] == ["tressette.already_declared"]
     moves = [Deal(hands=HANDS_4), THREE_ACES, THREE_ACES, *plays(TRICKS_4, 4)]
     # Deal unknown, the second waits until the first stands: seat 0's AH, the last of the trio, at move 3 +
     # 16 + 3 = 22 (the fourth card of trick 5).
-    assert both_modes(moves) == ([("tressette.already_declared", 0, 2, None)],
-                                 [("tressette.already_declared", 0, 2, 22)])
+    assert both_modes(moves) == (
+        [("tressette.already_declared", 0, 2, None)],
+        [("tressette.already_declared", 0, 2, 22)],
+    )
     result = result_of(moves)
     assert result.details["declaration_points"] == [3, 0]
     assert [d["valid"] for d in result.details["declarations"]] == [True, False]
@@ -181,12 +188,15 @@ def test_a_card_already_played_no_longer_counts_for_a_declaration() -> None:
     start = [Deal(hands=HANDS_4), PlayCard(seat=0, card="3D")]
     step = GAME.apply(run(start), NAPOLETANA_D)
     assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in step.verdicts] == [
-        ("tressette.false_declaration", 0, 2, None)]
+        ("tressette.false_declaration", 0, 2, None)
+    ]
     assert "3D had already been played" in step.verdicts[0].message
     assert GAME.apply(run(start), THREE_ACES).verdicts == ()
     moves = [*start, NAPOLETANA_D, *plays(TRICKS_4, 4)[1:]]
-    assert both_modes(moves) == ([("tressette.false_declaration", 0, 2, None)],
-                                 [("tressette.false_declaration", 0, 2, None)])
+    assert both_modes(moves) == (
+        [("tressette.false_declaration", 0, 2, None)],
+        [("tressette.false_declaration", 0, 2, None)],
+    )
     assert result_of(moves).details["declaration_points"] == [0, 0]
     assert strict_code(start, NAPOLETANA_D) == "irregular.tressette.false_declaration"
     assert strict_code(GAME.moves_only(start), NAPOLETANA_D) == "irregular.tressette.false_declaration"
@@ -199,7 +209,8 @@ def test_a_combination_not_in_the_recorded_hand_is_recorded_as_false() -> None:
     lie = Declare(seat=1, combination="three_aces", cards=("AS", "AH", "AD"))
     step = GAME.apply(state, lie)
     assert [(v.rule, v.seat, v.trick, v.move_index) for v in step.verdicts] == [
-        ("tressette.false_declaration", 1, 1, 1)]
+        ("tressette.false_declaration", 1, 1, 1)
+    ]
     assert "the recorded deal gives AS to seat 1" in step.verdicts[0].message
     assert strict_code([Deal(hands=HANDS_4)], lie) == "irregular.tressette.false_declaration"
 
@@ -249,9 +260,15 @@ def test_seed_window_closes_with_ones_own_card_to_trick_two() -> None:
     # both modes at once; a strict table refuses them.
     late = GAME.apply(led, THREE_ACES)
     assert [(v.rule, v.seat, v.trick, v.move_index, v.proved_at) for v in late.verdicts] == [
-        ("tressette.window", 0, 2, 6, None)]
-    moves = [Deal(hands=HANDS_4), *trick_one, PlayCard(seat=0, card="2D"), THREE_ACES,
-             *plays(TRICKS_4, 4)[5:]]
+        ("tressette.window", 0, 2, 6, None)
+    ]
+    moves = [
+        Deal(hands=HANDS_4),
+        *trick_one,
+        PlayCard(seat=0, card="2D"),
+        THREE_ACES,
+        *plays(TRICKS_4, 4)[5:],
+    ]
     assert both_modes(moves) == ([("tressette.window", 0, 6, None)], [("tressette.window", 0, 6, None)])
     assert result_of(moves).details["declaration_points"] == [0, 0]
     assert strict_code(moves[:6], THREE_ACES) == "irregular.tressette.window"
@@ -324,11 +341,13 @@ def test_revoke_is_a_verdict_found_at_the_same_move_in_both_modes() -> None:
     revoke_index = 1 + 4 * 4 + 3  # the deal, 4 tricks of 4 cards, then the fourth card of trick 5
     known = replay(GAME, moves, seats=4, dealer=3)
     assert [(v.rule, v.seat, v.trick, v.move_index, v.proved_at) for v in known.verdicts] == [
-        ("follow_suit", 0, 5, revoke_index, None)]
+        ("follow_suit", 0, 5, revoke_index, None)
+    ]
     blind = replay(GAME, GAME.moves_only(moves), seats=4, dealer=3)
     # Deal unknown: proved when seat 0 plays a heart again (6H at trick 7, move 1 + 6*4 + 2 = 27).
     assert [(v.rule, v.seat, v.trick, v.move_index, v.proved_at) for v in blind.verdicts] == [
-        ("follow_suit", 0, 5, revoke_index, 1 + 6 * 4 + 2)]
+        ("follow_suit", 0, 5, revoke_index, 1 + 6 * 4 + 2)
+    ]
     assert GAME.result(known.final).scores == GAME.result(blind.final).scores
     strict = run(moves[:revoke_index], options={"strict": True})
     with pytest.raises(IrregularMoveRefused) as refused:
@@ -342,13 +361,16 @@ def test_moves_only_false_declaration_is_found_when_another_seat_plays_the_card(
     full = replay(GAME, moves, seats=4, dealer=3)
     # AD is played by seat 0 at trick 3 (move index 2 + 2*4 = 10): the declaration (move 1) is false.
     assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in full.verdicts] == [
-        ("tressette.false_declaration", 1, 1, 10)]
+        ("tressette.false_declaration", 1, 1, 10)
+    ]
     result = GAME.result(full.final)
     assert result.details["declaration_points"] == [0, 0]
     assert result.details["declarations"][0]["valid"] is False
     # With the deal recorded, the same record draws the same verdict on the declaration itself.
     assert both_modes([Deal(hands=HANDS_4), false, *plays(TRICKS_4, 4)]) == (
-        [("tressette.false_declaration", 1, 1, None)], [("tressette.false_declaration", 1, 1, 10)])
+        [("tressette.false_declaration", 1, 1, None)],
+        [("tressette.false_declaration", 1, 1, 10)],
+    )
 
 
 def test_moves_only_declaration_confirmed_by_the_declarers_own_plays() -> None:
@@ -397,9 +419,16 @@ def test_a_claim_settles_the_declarations_still_open() -> None:
     # cards never played cannot be checked: an open declaration stands, so seat 2's is one too many. With
     # the deal recorded seat 0's is true at once and seat 2's draws the same verdict on the spot.
     seat_2 = Declare(seat=2, combination="three_aces", cards=("AS", "AH", "AC"))
-    moves = [Deal(hands=HANDS_4), THREE_ACES, seat_2, *plays(TRICKS_4[:1], 4), Claim(seat=0),
-             ClaimResponse(seat=1, accept=True), ClaimResponse(seat=2, accept=True),
-             ClaimResponse(seat=3, accept=True)]
+    moves = [
+        Deal(hands=HANDS_4),
+        THREE_ACES,
+        seat_2,
+        *plays(TRICKS_4[:1], 4),
+        Claim(seat=0),
+        ClaimResponse(seat=1, accept=True),
+        ClaimResponse(seat=2, accept=True),
+        ClaimResponse(seat=3, accept=True),
+    ]
     known, blind = both_modes(moves)
     assert known == [("tressette.already_declared", 2, 2, None)]
     assert blind == [("tressette.already_declared", 2, 2, 10)]
@@ -447,8 +476,9 @@ def test_three_players_seed_rounding_can_give_twelve() -> None:
 
 
 def test_three_players_traditional_rounding_can_give_ten() -> None:
-    result = result_of([Deal(hands=HANDS_3), *plays(TRICKS_3, 3)], seats=3, dealer=2,
-                       options={"rounding": "traditional"})
+    result = result_of(
+        [Deal(hands=HANDS_3), *plays(TRICKS_3, 3)], seats=3, dealer=2, options={"rounding": "traditional"}
+    )
     # 11 -> 3, 11 -> 3, 10 -> 3 plus 1 for the last trick: 10 points.
     assert result.details["card_points"] == [3, 3, 4]
     assert result.details["deal_winner"] == 2
@@ -541,8 +571,13 @@ def _deal(*scores: int) -> HandResult:
     # Two sides: four seats in pairs (0+2, 1+3), each seat carrying its side's score; three: one seat each.
     by_seat = (scores[0], scores[1], scores[0], scores[1]) if len(scores) == 2 else tuple(scores)
     teams = ((0, 2), (1, 3)) if len(scores) == 2 else ()
-    return HandResult(outcome="", scores=by_seat, teams=teams, team_scores=tuple(scores) if teams else (),
-                      details={"deal_scores": list(scores), "deal_winner": winner})
+    return HandResult(
+        outcome="",
+        scores=by_seat,
+        teams=teams,
+        team_scores=tuple(scores) if teams else (),
+        details={"deal_scores": list(scores), "deal_winner": winner},
+    )
 
 
 def test_the_first_side_to_thirty_one_wins() -> None:

@@ -29,12 +29,14 @@ GAME: Tressette = _registered
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 seat_counts = st.sampled_from((4, 3))
-option_sets = st.fixed_dictionaries({
-    "rounding": st.sampled_from(("seed", "traditional")),
-    "team_rounding": st.sampled_from(("sum_then_round", "per_player")),
-    "declaration_window": st.sampled_from(("seed", "end_of_first_trick", "first_three_tricks")),
-    "removed_four": st.sampled_from(("4C", "4S", "4H", "4D")),
-})
+option_sets = st.fixed_dictionaries(
+    {
+        "rounding": st.sampled_from(("seed", "traditional")),
+        "team_rounding": st.sampled_from(("sum_then_round", "per_player")),
+        "declaration_window": st.sampled_from(("seed", "end_of_first_trick", "first_three_tricks")),
+        "removed_four": st.sampled_from(("4C", "4S", "4H", "4D")),
+    }
+)
 
 
 def _final(p: Playout) -> TressetteState:
@@ -49,8 +51,9 @@ def _played(state: HandState) -> list[str]:
 
 @settings(max_examples=examples(300))
 @given(seed=seeds, seats=seat_counts, options=option_sets)
-def test_every_card_is_played_once_and_captured_by_one_seat(seed: int, seats: int,
-                                                           options: dict[str, Any]) -> None:
+def test_every_card_is_played_once_and_captured_by_one_seat(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
     p = play_random(GAME, random.Random(seed), seats=seats, options=options)
     deck = GAME.deck_cards(p.options, seats)
     played = _played(p.final)
@@ -79,10 +82,15 @@ def test_thirty_three_thirds_are_distributed_in_every_hand(seed: int, seats: int
 
 
 @settings(max_examples=examples(300))
-@given(seed=seeds, seats=seat_counts, rounding=st.sampled_from(("seed", "traditional")),
-       team_rounding=st.sampled_from(("sum_then_round", "per_player")))
-def test_card_points_add_up_as_the_rules_say(seed: int, seats: int, rounding: str,
-                                             team_rounding: str) -> None:
+@given(
+    seed=seeds,
+    seats=seat_counts,
+    rounding=st.sampled_from(("seed", "traditional")),
+    team_rounding=st.sampled_from(("sum_then_round", "per_player")),
+)
+def test_card_points_add_up_as_the_rules_say(
+    seed: int, seats: int, rounding: str, team_rounding: str
+) -> None:
     options = {"rounding": rounding, "team_rounding": team_rounding}
     p = play_random(GAME, random.Random(seed), seats=seats, options=options)
     result = GAME.result(_final(p))
@@ -95,8 +103,10 @@ def test_card_points_add_up_as_the_rules_say(seed: int, seats: int, rounding: st
         assert (10 <= total <= 12) if rounding == "seed" else (10 <= total <= 11)
     # Deal scores are card points plus declarations, and every partner shows the side's score.
     deal = result.details["deal_scores"]
-    assert deal == [c + d for c, d in zip(result.details["card_points"], result.details["declaration_points"],
-                                          strict=True)]
+    assert deal == [
+        c + d
+        for c, d in zip(result.details["card_points"], result.details["declaration_points"], strict=True)
+    ]
     for side, members in enumerate(sides_of(seats)):
         assert all(result.scores[s] == deal[side] for s in members)
     declared = sum(d["points"] for d in result.details["declarations"])
@@ -105,8 +115,9 @@ def test_card_points_add_up_as_the_rules_say(seed: int, seats: int, rounding: st
 
 @settings(max_examples=examples(150))
 @given(seed=seeds, seats=seat_counts, options=option_sets)
-def test_apply_accepts_exactly_the_legal_moves_and_flags_the_others(seed: int, seats: int,
-                                                                    options: dict[str, Any]) -> None:
+def test_apply_accepts_exactly_the_legal_moves_and_flags_the_others(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
     p = play_random(GAME, random.Random(seed), seats=seats, options=options)
     strict = {**p.options, "strict": True}
     for state in p.states[1:-1]:
@@ -122,7 +133,8 @@ def test_apply_accepts_exactly_the_legal_moves_and_flags_the_others(seed: int, s
                 continue
             step = GAME.apply(state, PlayCard(seat=seat, card=card))
             assert [(v.rule, v.seat, v.move_index) for v in step.verdicts] == [
-                ("follow_suit", seat, state.move_index)]
+                ("follow_suit", seat, state.move_index)
+            ]
             with pytest.raises(IrregularMoveRefused):
                 GAME.apply(replace(state, options=strict), PlayCard(seat=seat, card=card))
         # Every declaration the rules allow now is offered; any other is recorded with the verdict the rules
@@ -132,7 +144,7 @@ def test_apply_accepts_exactly_the_legal_moves_and_flags_the_others(seed: int, s
         if done > 3 or (done == 3 and not state.trickplay.leading):
             continue
         declares = {(m.seat, m.combination, m.cards) for m in legal if isinstance(m, Declare)}
-        valid = {_key(m) for m in p.moves[:state.move_index] if isinstance(m, Declare)}  # all legal here
+        valid = {_key(m) for m in p.moves[: state.move_index] if isinstance(m, Declare)}  # all legal here
         refused_once = False
         for other in range(seats):
             for move in _all_declarations(other):
@@ -142,7 +154,8 @@ def test_apply_accepts_exactly_the_legal_moves_and_flags_the_others(seed: int, s
                     continue
                 step = GAME.apply(state, move)
                 assert [(v.rule, v.seat, v.move_index, v.proved_at) for v in step.verdicts] == [
-                    (rule, other, state.move_index, None)]
+                    (rule, other, state.move_index, None)
+                ]
                 if not refused_once:
                     with pytest.raises(IrregularMoveRefused) as refused:
                         GAME.apply(replace(state, options=strict), move)
@@ -177,8 +190,11 @@ def _ruling(state: TressetteState, move: Declare, valid: set[str]) -> str:
 
 def _all_declarations(seat: int) -> list[Declare]:
     out = []
-    for rank, names in (("A", ("three_aces", "four_aces")), ("2", ("three_twos", "four_twos")),
-                        ("3", ("three_threes", "four_threes"))):
+    for rank, names in (
+        ("A", ("three_aces", "four_aces")),
+        ("2", ("three_twos", "four_twos")),
+        ("3", ("three_threes", "four_threes")),
+    ):
         cards = GAME.deck.sort(f"{rank}{s}" for s in "SHDC")
         out += [Declare(seat=seat, combination=names[0], cards=trio) for trio in combinations(cards, 3)]
         out.append(Declare(seat=seat, combination=names[1], cards=cards))
@@ -201,8 +217,9 @@ def test_moves_only_replay_gives_the_same_result(seed: int, seats: int, options:
             assert move in GAME.legal_moves(state)
 
 
-def _play_with_one_revoke(rng: random.Random, seats: int,
-                          options: dict[str, Any]) -> tuple[list[Move], int, int, int, int] | None:
+def _play_with_one_revoke(
+    rng: random.Random, seats: int, options: dict[str, Any]
+) -> tuple[list[Move], int, int, int, int] | None:
     """A random legal hand in which, at one random point, the player to act throws a card off the suit led
     while holding that suit. Returns the moves, the dealer, and the revoke's move index, seat and trick."""
     dealer = rng.randrange(seats)
@@ -233,26 +250,30 @@ def _play_with_one_revoke(rng: random.Random, seats: int,
 
 @settings(max_examples=examples(300))
 @given(seed=seeds, seats=seat_counts, options=option_sets)
-def test_one_injected_revoke_is_found_at_the_right_move_in_both_modes(seed: int, seats: int,
-                                                                      options: dict[str, Any]) -> None:
+def test_one_injected_revoke_is_found_at_the_right_move_in_both_modes(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
     played = _play_with_one_revoke(random.Random(seed), seats, options)
     if played is None:
         return  # no chance to revoke after the chosen point (rare)
     moves, dealer, index, seat, trick = played
     known = replay(GAME, moves, options=options, seats=seats, dealer=dealer)
     assert [(v.rule, v.seat, v.trick, v.move_index, v.proved_at) for v in known.verdicts] == [
-        ("follow_suit", seat, trick, index, None)]
+        ("follow_suit", seat, trick, index, None)
+    ]
     blind = replay(GAME, GAME.moves_only(moves), options=options, seats=seats, dealer=dealer)
     assert [(v.rule, v.seat, v.trick, v.move_index) for v in blind.verdicts] == [
-        ("follow_suit", seat, trick, index)]
+        ("follow_suit", seat, trick, index)
+    ]
     proved = blind.verdicts[0].proved_at
     assert proved is not None and proved > index
     assert isinstance(moves[proved], PlayCard) and moves[proved].seat == seat
     assert GAME.result(blind.final).scores == GAME.result(known.final).scores
 
 
-def _play_with_declarations(rng: random.Random, seats: int, options: dict[str, Any]
-                            ) -> tuple[list[Move], int, list[tuple[str, int, int]]]:
+def _play_with_declarations(
+    rng: random.Random, seats: int, options: dict[str, Any]
+) -> tuple[list[Move], int, list[tuple[str, int, int]]]:
     """A random hand with declarations said at random moments, mostly in the first tricks: half of them
     ones the rules allow when there are any, the others any combination by any seat, or one already said.
     Returns the moves, the dealer and each declaration's ruling by the rules (rule, seat, move index); every
@@ -292,7 +313,8 @@ def _play_with_declarations(rng: random.Random, seats: int, options: dict[str, A
 @settings(max_examples=examples(200))
 @given(seed=seeds, seats=seat_counts, options=option_sets)
 def test_injected_declarations_are_judged_alike_in_both_modes_and_as_the_rules_read(
-        seed: int, seats: int, options: dict[str, Any]) -> None:
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
     moves, dealer, judged = _play_with_declarations(random.Random(seed), seats, options)
     irregular = [j for j in judged if j[0] != VALID]
     known = replay(GAME, moves, options=options, seats=seats, dealer=dealer)
@@ -302,7 +324,8 @@ def test_injected_declarations_are_judged_alike_in_both_modes_and_as_the_rules_r
     # declaration itself or by a later card.
     blind = replay(GAME, GAME.moves_only(moves), options=options, seats=seats, dealer=dealer)
     assert sorted((v.move_index, v.rule, v.seat) for v in blind.verdicts) == sorted(
-        (i, rule, seat) for rule, seat, i in irregular)
+        (i, rule, seat) for rule, seat, i in irregular
+    )
     assert all(v.proved_at is None or v.proved_at > v.move_index for v in blind.verdicts)
     result = GAME.result(known.final)
     assert GAME.result(blind.final) == result
@@ -312,7 +335,8 @@ def test_injected_declarations_are_judged_alike_in_both_modes_and_as_the_rules_r
 @settings(max_examples=examples(100))
 @given(seed=seeds, seats=seat_counts, target=st.sampled_from((31, 21, 41)))
 def test_a_match_of_random_hands_ends_when_one_side_is_strictly_highest_at_the_target(
-        seed: int, seats: int, target: int) -> None:
+    seed: int, seats: int, target: int
+) -> None:
     rng = random.Random(seed)
     options = {"target": target}
     dealer = rng.randrange(seats)

@@ -742,10 +742,16 @@ def test_the_felt_counts_seats_from_one_as_the_forms_do(match: Match, people: Pe
     assert "seat 1" in html and "seat 4" in html and "seat 0" not in html
 
 
-def test_a_barbu_contract_is_named_not_coded() -> None:
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("it", "contratto: Non prendere le Donne"),
+        ("fr", "contrat\u00a0: Pas de dames"),
+        ("en", "contract: No Queens"),
+    ],
+)
+def test_a_barbu_contract_is_named_not_coded(lang: str, said: str) -> None:
     move = {"type": "choose", "seat": 0, "choice": "contract", "value": "NPD"}
 
-    with translation.override("en"):
-        assert (
-            display.move_label(move, display.Voice.of("barbu", ["a", "b", "c", "d"])) == "contract: No Queens"
-        )
+    with translation.override(lang):
+        assert display.move_label(move, display.Voice.of("barbu", ["a", "b", "c", "d"])) == said
