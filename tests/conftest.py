@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.db import connection, connections
+from django.utils import translation
 
 from scoring import foldcache
 from segnapunti.celery import app as celery_app
@@ -21,6 +22,15 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.skip("needs PostgreSQL: set DATABASE_URL to a PostgreSQL database")
     if item.get_closest_marker("worker") and settings.CELERY_TASK_ALWAYS_EAGER:
         pytest.skip("needs a Celery worker: set CELERY_BROKER_URL and start one")
+
+
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Each test starts in the site's default language: a page read in French by an earlier test (the
+    locale middleware activates the request's language in the thread) does not carry over."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
