@@ -38,6 +38,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
+
+from scoring.rules.errors import _ as gettext_noop  # marks a text for the catalogues (no Django here)
 
 # Cost weights: a forbidden pair outweighs any number of repeats; a repeat outweighs any spread.
 FORBIDDEN = 1_000_000
@@ -49,7 +52,14 @@ TENURE = (10, 30)  # how many steps a swap may not be undone (drawn in this rang
 
 
 class SeatingError(ValueError):
-    """The seating asked for cannot be made; the message names the argument."""
+    """The seating asked for cannot be made; the message names the argument. Where a director can meet
+    it (forbidden pairs that no seating keeps apart), ``template`` and ``params`` word it for a reader
+    (``scoring.rules.errors``): the players by their ids."""
+
+    def __init__(self, message: str, template: str = "", **params: Any) -> None:
+        super().__init__(message)
+        self.template = template
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -454,7 +464,12 @@ def plan_seating(
     left = final.forbidden_left()
     if left:
         a, b = left[0]
-        raise SeatingError(f"players {ids[a]} and {ids[b]} cannot be kept apart at these tables")
+        raise SeatingError(
+            f"players {ids[a]} and {ids[b]} cannot be kept apart at these tables",
+            gettext_noop("{first} and {second} cannot be kept apart at these tables"),
+            first=ids[a],
+            second=ids[b],
+        )
     repeats = final.repeats() - final.base_repeats
     plans = _seat(
         best,

@@ -120,8 +120,17 @@ def _check_tiebreaks(tiebreaks: Any) -> list[str]:
     try:
         check_precedence(tiebreaks)
     except StandingsError as exc:
-        raise Invalid(exc.code, exc.message, field=exc.field) from exc
+        raise Invalid(exc.code, _said(exc.template, exc.params), field=exc.field) from exc
     return list(tiebreaks)
+
+
+def _said(template: str, params: Mapping[str, Any]) -> str:
+    """A pure module's message (standings, seating) in the request's language: lists of plain values
+    joined, player ids by their names."""
+    shown = {
+        k: ", ".join(str(x) for x in v) if isinstance(v, list | tuple) else str(v) for k, v in params.items()
+    }
+    return gettext(template).format(**shown) if params else gettext(template)
 
 
 def _check_score(value: Any, field: str) -> str:
@@ -522,7 +531,9 @@ def round_open(
                 budget_seconds=settings.SEATING_BUDGET_SECONDS,
             )
         except SeatingError as exc:
-            raise Refused("round.seating", str(exc), field="round") from exc
+            names = {k: players[v].name if v in players else v for k, v in exc.params.items()}
+            said = _said(exc.template, names) if exc.template else str(exc)
+            raise Refused("round.seating", said, field="round") from exc
         seated = plan.rounds[0]
         rnd = Round.objects.create(tournament=t, number=number, game=game, seed=seed, repeats=plan.repeats)
         options = t.game_options.get(game, {})

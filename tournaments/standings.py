@@ -28,6 +28,8 @@ from typing import Any
 # exports keep these English names; the pages translate them when they show them.
 from django.utils.translation import gettext_noop
 
+from scoring.rules.errors import render
+
 # Rank points at a table of n sides: first 12, last 0, evenly spaced, so 12 / 6 / 0 at three and
 # 12 / 8 / 4 / 0 at four. Ties share the average of the places they hold (always whole at 2, 3, 4 sides).
 RANK_POINTS_SCALE = 12
@@ -41,11 +43,15 @@ Value = Fraction | int | None
 
 
 class StandingsError(ValueError):
-    """A standings setting that cannot be used (an unknown metric, a repeated key)."""
+    """A standings setting that cannot be used (an unknown metric, a repeated key). ``template`` and
+    ``params`` word it for a reader (``scoring.rules.errors``); ``message`` is its English."""
 
-    def __init__(self, code: str, message: str, field: str) -> None:
+    def __init__(self, code: str, template: str, field: str, **params: Any) -> None:
+        message = render(template, params)
         super().__init__(message)
         self.code = code
+        self.template = template
+        self.params = params
         self.message = message
         self.field = field
 
@@ -446,17 +452,26 @@ def default_precedence(games: Sequence[str]) -> tuple[str, ...]:
 def check_precedence(keys: Sequence[str]) -> tuple[str, ...]:
     """The precedence as given, checked: known metrics, each once. The lot always ends it."""
     if not keys:
-        raise StandingsError("tiebreaks.empty", "name at least one ranking criterion", "tiebreaks")
+        raise StandingsError(
+            "tiebreaks.empty", gettext_noop("name at least one ranking criterion"), "tiebreaks"
+        )
     for key in keys:
         if key not in METRICS:
-            known = ", ".join(METRICS)
             raise StandingsError(
-                "tiebreaks.unknown", f"unknown criterion {key!r} (one of {known})", "tiebreaks"
+                "tiebreaks.unknown",
+                gettext_noop("unknown criterion '{name}' (one of {names})"),
+                "tiebreaks",
+                name=key,
+                names=list(METRICS),
             )
     if len(set(keys)) != len(keys):
-        raise StandingsError("tiebreaks.repeated", "each criterion may appear once", "tiebreaks")
+        raise StandingsError(
+            "tiebreaks.repeated", gettext_noop("each criterion may appear once"), "tiebreaks"
+        )
     if "lot" in keys and keys[-1] != "lot":
-        raise StandingsError("tiebreaks.lot", "the lot can only be the last criterion", "tiebreaks")
+        raise StandingsError(
+            "tiebreaks.lot", gettext_noop("the lot can only be the last criterion"), "tiebreaks"
+        )
     return tuple(keys) if "lot" in keys else (*keys, "lot")
 
 
@@ -500,7 +515,12 @@ def rank(
     """
     keys = check_precedence(precedence)
     if scoring not in SCORING_METHODS:
-        raise StandingsError("scoring.unknown", f"scoring must be one of {SCORING_METHODS}", "scoring")
+        raise StandingsError(
+            "scoring.unknown",
+            gettext_noop("scoring must be one of {names}"),
+            "scoring",
+            names=list(SCORING_METHODS),
+        )
     values: dict[int, dict[str, Value]] = {p: {} for p in players}
     ids = sorted(players)
     for key in keys:

@@ -353,3 +353,40 @@ def test_a_whole_round_then_the_next(club: Club, django_capture_on_commit_callba
     assert second.number == 2 and second.tables.count() == 3
     rows = Standings.objects.get(tournament=t).data["rows"]
     assert sum(r["tables"] for r in rows) == 9
+
+
+def test_a_pair_no_seating_keeps_apart_is_refused_naming_the_players() -> None:
+    club = club_with_players(3)  # one table of Tarocchi: nobody can be kept apart
+    first, second = club.players[0], club.players[1]
+    t = tournament(club, forbidden_pairs=[[first.pk, second.pk]])
+
+    error = refused(
+        services.round_open, "round.seating", tournament=t, expected_version=t.version, actor=club.director
+    )
+
+    pair = {
+        f"{a.name} and {b.name} cannot be kept apart at these tables"
+        for a, b in [(first, second), (second, first)]
+    }
+    assert error.message in pair
+    assert not Round.objects.filter(tournament=t).exists()
+
+
+def test_a_ranking_criterion_the_standings_do_not_know_is_refused_in_the_request_s_language(
+    club: Club,
+) -> None:
+    from django.utils import translation
+
+    with translation.override("it"):
+        error = refused(
+            services.tournament_create,
+            "tiebreaks.unknown",
+            club=club.people.club,
+            name="Torneo",
+            games=["tarocchi"],
+            tiebreaks=["total", "luck"],
+            actor=club.director,
+        )
+
+    assert error.field == "tiebreaks" and "'luck'" in error.message
+    assert error.message.startswith("criterio sconosciuto")
