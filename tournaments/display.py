@@ -189,9 +189,6 @@ REFUSALS: dict[str, Promise] = {
     "round.open": _("A round is still open: close it before opening the next one."),
     "round.game": _("Choose the game of this round."),
     "round.too_few": _("Too few players are registered to seat a table of this game."),
-    "round.seating": _(
-        "The seating planner could not seat this round (a forbidden pair, or too few players)."
-    ),
     "round.unknown": _("There is no such round."),
     "round.closed": _("Round %(round)s is closed."),
     "round.unfinished": _(
