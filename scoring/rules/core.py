@@ -469,7 +469,7 @@ class Game(ABC, Generic[S]):
     """Base class of every game module. Subclasses set the class attributes and write the hooks."""
 
     name: ClassVar[str]
-    title: ClassVar[str]
+    title: ClassVar[str]  # the game's name for users: an _() literal, translated where it is shown
     deck: ClassVar[Deck]
     seat_counts: ClassVar[tuple[int, ...]]
     ruleset: ClassVar[Ruleset]
