@@ -300,7 +300,8 @@ class HandState:
 
     @property
     def deal_known(self) -> bool:
-        return self.holdings is not None and self.holdings.known
+        holdings = self.holdings
+        return holdings is not None and holdings.hands is not None
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """Seats are numbered in the order of play: the next player is the next number."""

@@ -375,7 +375,7 @@ class OmbreGame(Game[S]):
         over = len(tp.done) == TRICKS
         # A refined verdict replaces the one it refines (the core adds this move's verdicts after).
         kept = ombre.unrefined(state.verdicts, verdicts) if verdicts else state.verdicts
-        new = _replace(
+        new = evolve(
             state,
             holdings=holdings.remove_card(seat, card),
             pending=pending,
