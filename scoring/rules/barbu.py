@@ -29,7 +29,19 @@ from typing import Any
 
 from .barbu_contracts import CONTRACT_SETS, ContractSpec, contracts
 from .cards import FRENCH_52, FRENCH_RANKS, SUITS, rank_of, suit_of
-from .core import ONLY, Game, HandResult, HandState, MatchResult, Pending, Score, Verdict, evolve, prove
+from .core import (
+    ONLY,
+    Game,
+    HandResult,
+    HandState,
+    MatchResult,
+    Pending,
+    Score,
+    Verdict,
+    evolve,
+    prove,
+    prove_keys,
+)
 from .errors import ImpossibleMove, Text, _, literal
 from .moves import Call, Choose, Claim, Deal, Move, PassCards, PlayCard
 from .options import Option, Ruleset
@@ -434,8 +446,8 @@ class Barbu(Game[BarbuState]):
             pending, found = follow_suit(state, seat, card, led=led, trick=play.number)
         else:
             pending, found = state.pending, []  # what follow_suit says of a lead or a card of the suit led
-        if pending and any(p.seat == seat and p.key.startswith("card:") for p in pending):
-            pending, by_card = prove(evolve(state, pending=pending), seat, (f"card:{card}",), index)
+        if pending:
+            pending, by_card = prove_keys(pending, seat, ("card:" + card,), index)
             found += by_card
         if found:
             pending, provisional, verdicts = _sort_proofs(pending, state.provisional, found)
@@ -498,33 +510,41 @@ class Barbu(Game[BarbuState]):
         """Deal unknown: what the play asserts the seat did not hold, beyond the suit led (which
         :func:`~scoring.rules.tricks.follow_suit` records); each later proof is the breach that
         :meth:`_breach` finds at once when the deal is known."""
-        current = state.trick_play.current
-        number, index, suit = current.number, state.move_index, suit_of(card)
-
-        def pending(rule: str, keys: Iterable[str]) -> tuple[Pending, ...]:
-            template, params = self._message(state, rule, seat, card)
-            return tuple(Pending(seat, key, rule, template, index, number, params) for key in keys)
-
-        if current.led is None:
-            if self.spec(state).no_heart_lead and suit == HEARTS:
-                return pending(RULE_HEART_LEAD, (f"suit:{s}" for s in SUITS if s != HEARTS))
+        led = state.trick_play.current.led
+        suit = _SUIT_OF[card]
+        if led is None:
+            if suit == HEARTS and self.spec(state).no_heart_lead:
+                return self._pending(
+                    state, RULE_HEART_LEAD, seat, card, (f"suit:{s}" for s in SUITS if s != HEARTS)
+                )
             return ()
-        led = suit_of(current.led)
-        if suit == led:
+        led_suit = _SUIT_OF[led]
+        if suit == led_suit:
             floor = self._overtrump_floor(state)
             if floor is None or RANK_INDEX[rank_of(card)] > floor:
                 return ()
-            higher = (r + led for r in FRENCH_RANKS[floor + 1 :])
-            return pending(RULE_OVERTRUMP, (f"card:{c}" for c in higher if c not in state.hands.gone))
+            higher = (r + led_suit for r in FRENCH_RANKS[floor + 1 :])
+            gone = state.hands.gone
+            return self._pending(
+                state, RULE_OVERTRUMP, seat, card, (f"card:{c}" for c in higher if c not in gone)
+            )
         # Off the suit led: these hold only if the seat really was void (a later card of the suit led
         # would prove a revoke instead and withdraw them, see _sort_proofs).
-        trump = self._must_trump(state, led)
+        trump = self._must_trump(state, led_suit)
         if trump is not None and suit != trump:
-            return pending(RULE_MUST_TRUMP, (f"suit:{trump}",))
+            return self._pending(state, RULE_MUST_TRUMP, seat, card, (f"suit:{trump}",))
         forced = self._forced_discard(state)
         if forced is not None and card != forced and forced not in state.hands.gone:
-            return pending(RULE_DISCARD, (f"card:{forced}",))
+            return self._pending(state, RULE_DISCARD, seat, card, (f"card:{forced}",))
         return ()
+
+    def _pending(
+        self, state: BarbuState, rule: str, seat: int, card: str, keys: Iterable[str]
+    ) -> tuple[Pending, ...]:
+        """What ``seat`` playing ``card`` asserts against ``rule``: an assertion per key, one text for all."""
+        template, params = self._message(state, rule, seat, card)
+        trick = state.trick_play.current.number
+        return tuple(Pending(seat, key, rule, template, state.move_index, trick, params) for key in keys)
 
     def _overtrump_floor(self, state: BarbuState) -> int | None:
         """On a trump lead under ``overtrump_on_trump_lead``: the rank index of the highest trump so far."""

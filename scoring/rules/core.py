@@ -431,17 +431,21 @@ def prove(
     Returns the assertions still open and a verdict for each one the play proves false, pointing back at
     the move that made it.
     """
-    if not state.pending:
+    return prove_keys(state.pending, seat, keys, move_index)
+
+
+def prove_keys(
+    pending: tuple[Pending, ...], seat: int, keys: Iterable[str], move_index: int
+) -> tuple[tuple[Pending, ...], list[Verdict]]:
+    """:func:`prove` against the assertions ``pending`` (the same tuple back when nothing is proved)."""
+    if not pending:
         return (), []
-    keys = set(keys)
-    keep: list[Pending] = []
-    found: list[Verdict] = []
-    for p in state.pending:
-        if p.seat == seat and p.key in keys:
-            found.append(Verdict(p.rule, p.seat, p.trick, p.template, p.move_index, move_index, p.params))
-        else:
-            keep.append(p)
-    return tuple(keep), found
+    keys = keys if isinstance(keys, tuple | set | frozenset) else set(keys)
+    proved = [p for p in pending if p.seat == seat and p.key in keys]
+    if not proved:
+        return pending, []
+    found = [Verdict(p.rule, p.seat, p.trick, p.template, p.move_index, move_index, p.params) for p in proved]
+    return tuple(p for p in pending if not (p.seat == seat and p.key in keys)), found
 
 
 def _not_your_turn(seat: int | None, allowed: frozenset[int | None]) -> ImpossibleMove:
