@@ -33,7 +33,7 @@ from .core import (
 from .errors import ImpossibleMove, InvalidOptions, Text, _, literal
 from .moves import Call, Claim, Deal, Exchange, Move, PlayCard
 from .options import Option, Ruleset
-from .tricks import Trick, TrickPlay, new_trick
+from .tricks import Trick, TrickPlay, new_trick, new_trick_play
 
 FU = "FU"
 PLAIN = ("S", "H", "D", "C")
@@ -566,8 +566,10 @@ class Tarocchi(Game[TarocchiState]):
 
     # ---- whose move -----------------------------------------------------------------------------------
     def actors(self, state: TarocchiState, move: Move) -> frozenset[int | None]:
-        if state.phase == "play" and isinstance(move, PlayCard) and state.play is not None:
-            return ONLY[state.play.to_play()]
+        play = state.play
+        if state.phase == "play" and isinstance(move, PlayCard) and play is not None:
+            current = play.current  # the seat to play: TrickPlay.to_play(), asked at every card
+            return ONLY[(current.leader + len(current.plays)) % play.seats]
         if isinstance(move, Call) and state.phase == "auction":
             return frozenset[int | None](s for s in range(state.seats) if s not in state.spoken) | {None}
         if isinstance(move, Exchange) and state.phase == "discard":
@@ -943,7 +945,7 @@ class Tarocchi(Game[TarocchiState]):
             new = evolve(state, holdings=holdings, play=self._advance(state.trickplay, seat, card))
         else:
             new, verdicts = self._play_unknown(state, seat, card, holdings)
-        if not any(holdings.counts):
+        if not holdings.counts[seat] and not any(holdings.counts):
             new = evolve(new, over=True, phase="over")
             if not new.deal_known:
                 new, more = self._flush(new, index)
@@ -963,13 +965,14 @@ class Tarocchi(Game[TarocchiState]):
             fields.update(play.__dict__)
             fields["current"] = new_trick(current.number, current.leader, plays)
             return same
-        trick = new_trick(current.number, current.leader, plays)
-        led = effective_led(trick)
-        assert led is not None
-        closed = play.close(trick, _trick_winner(plays, led))
+        # The trick is full: closed (what TrickPlay.close does), its winner leading the next.
+        led = plays[0][1] if plays[0][1] != FU else plays[1][1]
+        winner = _trick_winner(plays, led)
+        finished = new_trick(current.number, current.leader, plays, winner)
+        closed = new_trick_play(play.seats, new_trick(current.number + 1, winner, ()), (*play.done, finished))
         memo = play.__dict__.get("_opened")
         if memo is not None and memo[0] is play.done:
-            _remember_opened(closed, memo[1], memo[2], closed.done[len(play.done) :])
+            _remember_opened(closed, memo[1], memo[2], (finished,))
         return closed
 
     # ---- moves-only: what each play asserts and what later plays prove ---------------------------------
