@@ -45,7 +45,7 @@ from .core import (
 from .errors import ImpossibleMove, Text, _, literal
 from .moves import Call, Choose, Claim, Deal, Move, PassCards, PlayCard
 from .options import Option, Ruleset
-from .tricks import Strength, TrickPlay, follow_suit, with_trumps
+from .tricks import Strength, TrickPlay, follow_suit
 
 SEATS = 4
 HAND_SIZE = 13
@@ -168,7 +168,17 @@ class BarbuState(HandState):
 
 @cache
 def _strength(trump: str | None) -> Strength:
-    return with_trumps(FRENCH_RANKS, trump)
+    """:func:`~scoring.rules.tricks.with_trumps` for the French ranks, on tables made once: a trump above
+    every card of the suit led, the rest nothing (numbers, compared the same way as its pairs)."""
+    rank = {card: RANK_INDEX[rank_of(card)] for card in FRENCH_52.cards}
+
+    def strength(card: str, led: str) -> int | None:
+        suit = _SUIT_OF[card]
+        if suit == trump:
+            return 100 + rank[card]
+        return rank[card] if suit == _SUIT_OF[led] else None
+
+    return strength
 
 
 def _seat(move: Move) -> int:
@@ -438,7 +448,7 @@ class Barbu(Game[BarbuState]):
     # ---- trick play -----------------------------------------------------------------------------
     def _play_trick(self, state: BarbuState, seat: int, card: str) -> tuple[BarbuState, list[Verdict]]:
         holdings = state.hands
-        holdings.check_holds(seat, card)
+        taken = holdings.remove_card(seat, card)  # refuses a card the seat cannot hold
         play = state.trick_play
         index = state.move_index
         led = play.current.led
@@ -453,7 +463,7 @@ class Barbu(Game[BarbuState]):
             pending, provisional, verdicts = _sort_proofs(pending, state.provisional, found)
         else:
             provisional, verdicts = state.provisional, []
-        if holdings.known:
+        if holdings.hands is not None:
             rule = self._breach(state, seat, card)
             if rule is not None and rule != RULE_FOLLOW:  # a revoke is already reported by follow_suit
                 template, params = self._message(state, rule, seat, card)
@@ -461,14 +471,8 @@ class Barbu(Game[BarbuState]):
         else:
             pending += self._assertions(state, seat, card)
         after = play.play(seat, card, _strength(state.trump))
-        new = evolve(
-            state,
-            holdings=holdings.remove_card(seat, card),
-            tricks=after,
-            pending=pending,
-            provisional=provisional,
-        )
-        if after.number == play.number:
+        new = evolve(state, holdings=taken, tricks=after, pending=pending, provisional=provisional)
+        if len(after.done) == len(play.done):  # the trick goes on
             return new, verdicts
         if len(after.done) == HAND_SIZE:
             # Every card is down: a void that nothing contradicted was real, so held-back proofs stand.
@@ -480,13 +484,13 @@ class Barbu(Game[BarbuState]):
     def _breach(self, state: BarbuState, seat: int, card: str) -> str | None:
         """Deal known: the rule a play of ``card`` by ``seat`` breaks now, or None (rules §6)."""
         hand = state.hands.hand(seat)
-        current = state.trick_play.current
+        plays = state.trick_play.current.plays
         suit = _SUIT_OF[card]
-        if current.led is None:
+        if not plays:
             if suit == HEARTS and self.spec(state).no_heart_lead and not hand <= _SUIT_CARDS[HEARTS]:
                 return RULE_HEART_LEAD
             return None
-        led = _SUIT_OF[current.led]
+        led = _SUIT_OF[plays[0][1]]
         if not hand.isdisjoint(_SUIT_CARDS[led]):
             if suit != led:
                 return RULE_FOLLOW
@@ -680,22 +684,14 @@ class Barbu(Game[BarbuState]):
         opening = state.opening_rank
         if opening is None:
             raise AssertionError("no opening rank")
-        base = RANK_INDEX[opening]
         circular = state.options["domino_sequence"] == "circular"
-        out: set[str] = set()
-        for suit, row in zip(SUITS, state.layout, strict=True):
-            if row is None:
-                out.add(opening + suit)
-                continue
-            down, up = row
-            if down + up + 1 >= len(FRENCH_RANKS):
-                continue
-            for i in (base - down - 1, base + up + 1):
-                if circular:
-                    out.add(FRENCH_RANKS[i % len(FRENCH_RANKS)] + suit)
-                elif 0 <= i < len(FRENCH_RANKS):
-                    out.add(FRENCH_RANKS[i] + suit)
-        return frozenset(out)
+        key = (opening, circular, state.layout)
+        found = _FITTING.get(key)
+        if found is None:
+            if len(_FITTING) > 50_000:
+                _FITTING.clear()  # the layouts of many hands: start again rather than grow
+            found = _FITTING[key] = _fitting(opening, circular, state.layout)
+        return found
 
     def _place(self, state: BarbuState, card: str) -> tuple[tuple[int, int] | None, ...]:
         assert state.opening_rank is not None
@@ -710,8 +706,7 @@ class Barbu(Game[BarbuState]):
         return tuple(new if i == at else r for i, r in enumerate(state.layout))
 
     def _play_domino(self, state: BarbuState, seat: int, card: str) -> tuple[BarbuState, list[Verdict]]:
-        holdings = state.hands
-        holdings.check_holds(seat, card)
+        taken = state.hands.remove_card(seat, card)  # refuses a card the seat cannot hold
         playable = self._playable(state)
         if card not in playable:
             raise ImpossibleMove(
@@ -725,7 +720,7 @@ class Barbu(Game[BarbuState]):
         if pending:
             pending, found = prove(state, seat, (f"card:{card}",), state.move_index)
             pending, _held, verdicts = _sort_proofs(pending, (), found)
-        changes = {"holdings": holdings.remove_card(seat, card), "layout": self._place(state, card)}
+        changes = {"holdings": taken, "layout": self._place(state, card)}
         return self._domino_next(state, seat, verdicts, {**changes, "pending": pending})
 
     def _domino_pass(self, state: BarbuState, seat: int, move: Call) -> tuple[BarbuState, list[Verdict]]:
@@ -941,6 +936,29 @@ class Barbu(Game[BarbuState]):
             rows=tuple(rows),
             details=details,
         )
+
+
+_FITTING: dict[tuple[str, bool, tuple[tuple[int, int] | None, ...]], frozenset[str]] = {}
+
+
+def _fitting(opening: str, circular: bool, layout: tuple[tuple[int, int] | None, ...]) -> frozenset[str]:
+    """The cards that fit a Domino layout opened at ``opening`` (its rows by suit: how far down and up
+    from the opening rank each has come, None before it opens)."""
+    base = RANK_INDEX[opening]
+    out: set[str] = set()
+    for suit, row in zip(SUITS, layout, strict=True):
+        if row is None:
+            out.add(opening + suit)
+            continue
+        down, up = row
+        if down + up + 1 >= len(FRENCH_RANKS):
+            continue
+        for i in (base - down - 1, base + up + 1):
+            if circular:
+                out.add(FRENCH_RANKS[i % len(FRENCH_RANKS)] + suit)
+            elif 0 <= i < len(FRENCH_RANKS):
+                out.add(FRENCH_RANKS[i] + suit)
+    return frozenset(out)
 
 
 def _crossed(
