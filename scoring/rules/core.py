@@ -198,7 +198,7 @@ class Holdings:
         """Take cards out of a seat's hand (played or discarded), checking each one."""
         cards = tuple(cards)
         if len(cards) == 1 and to_gone:
-            return self._remove_one(seat, cards[0], field)
+            return self.remove_card(seat, cards[0], field)
         if len(set(cards)) != len(cards):
             raise ImpossibleMove("card.repeated", _("the same card is named twice"), field=field)
         for card in cards:
@@ -219,12 +219,9 @@ class Holdings:
         gone = self.gone | set(cards) if to_gone else self.gone
         return evolve(self, counts=tuple(counts), hands=hands, gone=gone)
 
-    def remove_card(self, seat: int, card: str) -> Holdings:
-        """``remove(seat, (card,))``: one card played, the path every trick takes."""
-        return self._remove_one(seat, card, "card")
-
-    def _remove_one(self, seat: int, card: str, field: str) -> Holdings:
-        """One card played: the same checks and result as the general case, on the path every trick takes."""
+    def remove_card(self, seat: int, card: str, field: str = "card") -> Holdings:
+        """``remove(seat, (card,))``: one card played, the path every trick takes (the same checks and
+        result as the general case)."""
         hands = self.hands
         counts = self.counts
         if hands is None:
@@ -535,9 +532,12 @@ class Game(ABC, Generic[S]):
             if type(seat) is int and 0 <= seat < state.seats and seat in self.actors(state, move):
                 index = state.move_index
                 new, verdicts = self._apply(state, move)
-                if not verdicts:
-                    return _tuple_new(Step, (self._counted(state, new, index + 1), ()))
-                return self._irregular(state, new, verdicts, index)
+                if verdicts:
+                    return self._irregular(state, new, verdicts, index)
+                if new is state:
+                    return _tuple_new(Step, (evolve(new, move_index=index + 1), ()))
+                object.__setattr__(new, "move_index", index + 1)  # what _counted does
+                return _tuple_new(Step, (new, ()))
         if not isinstance(move, Move):
             raise MalformedMove("move.malformed", _("not a move"), field="move")
         if state.over:

@@ -830,7 +830,11 @@ class Tarocchi(Game[TarocchiState]):
 
     @staticmethod
     def _spot(state: TarocchiState, play: TrickPlay) -> Spot:
-        opened, kings = _opened(play)
+        memo = play.__dict__.get("_opened")  # what _opened(play) answers, looked up here: asked at every card
+        if memo is not None and memo[0] is play.done:
+            opened, kings = memo[1], memo[2]
+        else:
+            opened, kings = _opened(play)
         led: str | None = None
         lead_suit: str | None = None
         best: str | None = None
@@ -934,7 +938,9 @@ class Tarocchi(Game[TarocchiState]):
         seat, card = move.seat, move.card
         if type(card) is not str or card not in _SUIT:  # anything but a card of the deck: as Deck.check says
             self.deck.check(card)
-        holdings = state.hands.remove_card(seat, card)
+        before = state.holdings
+        assert before is not None  # (the core lets no card through before the deal)
+        holdings = before.remove_card(seat, card)
         index = state.move_index
         verdicts: list[Verdict] = []
         if holdings.hands is not None:  # the deal is known
@@ -980,7 +986,8 @@ class Tarocchi(Game[TarocchiState]):
         self, state: TarocchiState, seat: int, card: str, holdings: Holdings
     ) -> tuple[TarocchiState, list[Verdict]]:
         index = state.move_index
-        play = state.trickplay
+        play = state.play
+        assert play is not None
         n = play.current.number
         spot = self._spot(state, play)
         verdicts: list[Verdict] = []
