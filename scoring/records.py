@@ -36,8 +36,10 @@ class RecordError(RulesError):
     """A record that is malformed (``malformed``: not a record, a field missing or of the wrong type, an
     unknown option) or that describes a hand that cannot have happened (an impossible move or ruling)."""
 
-    def __init__(self, code: str, message: str, *, field: str | None = None, malformed: bool = True) -> None:
-        super().__init__(code, message, field=field)
+    def __init__(
+        self, code: str, message: str, /, *, field: str | None = None, malformed: bool = True, **params: Any
+    ) -> None:
+        super().__init__(code, message, field=field, **params)
         self.malformed = malformed
 
     @classmethod
@@ -47,7 +49,7 @@ class RecordError(RulesError):
             return exc
         field = f"{where}{exc.field}" if exc.field else where.rstrip(".") or None
         malformed = isinstance(exc, MalformedMove | InvalidOptions)
-        return cls(exc.code, exc.message, field=field, malformed=malformed)
+        return cls(exc.code, exc.template, field=field, malformed=malformed, **exc.params)
 
 
 def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:

@@ -29,11 +29,23 @@ from typing import Any
 
 from .barbu_contracts import CONTRACT_SETS, ContractSpec, contracts
 from .cards import FRENCH_52, FRENCH_RANKS, SUITS, rank_of, suit_of
-from .core import ONLY, Game, HandResult, HandState, MatchResult, Pending, Score, Verdict, evolve, prove
+from .core import (
+    ONLY,
+    Game,
+    HandResult,
+    HandState,
+    MatchResult,
+    Pending,
+    Score,
+    Verdict,
+    evolve,
+    prove,
+    prove_keys,
+)
 from .errors import ImpossibleMove, Text, _, literal
 from .moves import Call, Choose, Claim, Deal, Move, PassCards, PlayCard
 from .options import Option, Ruleset
-from .tricks import Strength, TrickPlay, follow_suit, with_trumps
+from .tricks import Strength, TrickPlay, follow_suit
 
 SEATS = 4
 HAND_SIZE = 13
@@ -156,7 +168,17 @@ class BarbuState(HandState):
 
 @cache
 def _strength(trump: str | None) -> Strength:
-    return with_trumps(FRENCH_RANKS, trump)
+    """:func:`~scoring.rules.tricks.with_trumps` for the French ranks, on tables made once: a trump above
+    every card of the suit led, the rest nothing (numbers, compared the same way as its pairs)."""
+    rank = {card: RANK_INDEX[rank_of(card)] for card in FRENCH_52.cards}
+
+    def strength(card: str, led: str) -> int | None:
+        suit = _SUIT_OF[card]
+        if suit == trump:
+            return 100 + rank[card]
+        return rank[card] if suit == _SUIT_OF[led] else None
+
+    return strength
 
 
 def _seat(move: Move) -> int:
@@ -426,7 +448,7 @@ class Barbu(Game[BarbuState]):
     # ---- trick play -----------------------------------------------------------------------------
     def _play_trick(self, state: BarbuState, seat: int, card: str) -> tuple[BarbuState, list[Verdict]]:
         holdings = state.hands
-        holdings.check_holds(seat, card)
+        taken = holdings.remove_card(seat, card)  # refuses a card the seat cannot hold
         play = state.trick_play
         index = state.move_index
         led = play.current.led
@@ -434,14 +456,14 @@ class Barbu(Game[BarbuState]):
             pending, found = follow_suit(state, seat, card, led=led, trick=play.number)
         else:
             pending, found = state.pending, []  # what follow_suit says of a lead or a card of the suit led
-        if pending and any(p.seat == seat and p.key.startswith("card:") for p in pending):
-            pending, by_card = prove(evolve(state, pending=pending), seat, (f"card:{card}",), index)
+        if pending:
+            pending, by_card = prove_keys(pending, seat, ("card:" + card,), index)
             found += by_card
         if found:
             pending, provisional, verdicts = _sort_proofs(pending, state.provisional, found)
         else:
             provisional, verdicts = state.provisional, []
-        if holdings.known:
+        if holdings.hands is not None:
             rule = self._breach(state, seat, card)
             if rule is not None and rule != RULE_FOLLOW:  # a revoke is already reported by follow_suit
                 template, params = self._message(state, rule, seat, card)
@@ -449,14 +471,8 @@ class Barbu(Game[BarbuState]):
         else:
             pending += self._assertions(state, seat, card)
         after = play.play(seat, card, _strength(state.trump))
-        new = evolve(
-            state,
-            holdings=holdings.remove_card(seat, card),
-            tricks=after,
-            pending=pending,
-            provisional=provisional,
-        )
-        if after.number == play.number:
+        new = evolve(state, holdings=taken, tricks=after, pending=pending, provisional=provisional)
+        if len(after.done) == len(play.done):  # the trick goes on
             return new, verdicts
         if len(after.done) == HAND_SIZE:
             # Every card is down: a void that nothing contradicted was real, so held-back proofs stand.
@@ -468,13 +484,13 @@ class Barbu(Game[BarbuState]):
     def _breach(self, state: BarbuState, seat: int, card: str) -> str | None:
         """Deal known: the rule a play of ``card`` by ``seat`` breaks now, or None (rules §6)."""
         hand = state.hands.hand(seat)
-        current = state.trick_play.current
+        plays = state.trick_play.current.plays
         suit = _SUIT_OF[card]
-        if current.led is None:
+        if not plays:
             if suit == HEARTS and self.spec(state).no_heart_lead and not hand <= _SUIT_CARDS[HEARTS]:
                 return RULE_HEART_LEAD
             return None
-        led = _SUIT_OF[current.led]
+        led = _SUIT_OF[plays[0][1]]
         if not hand.isdisjoint(_SUIT_CARDS[led]):
             if suit != led:
                 return RULE_FOLLOW
@@ -498,33 +514,41 @@ class Barbu(Game[BarbuState]):
         """Deal unknown: what the play asserts the seat did not hold, beyond the suit led (which
         :func:`~scoring.rules.tricks.follow_suit` records); each later proof is the breach that
         :meth:`_breach` finds at once when the deal is known."""
-        current = state.trick_play.current
-        number, index, suit = current.number, state.move_index, suit_of(card)
-
-        def pending(rule: str, keys: Iterable[str]) -> tuple[Pending, ...]:
-            template, params = self._message(state, rule, seat, card)
-            return tuple(Pending(seat, key, rule, template, index, number, params) for key in keys)
-
-        if current.led is None:
-            if self.spec(state).no_heart_lead and suit == HEARTS:
-                return pending(RULE_HEART_LEAD, (f"suit:{s}" for s in SUITS if s != HEARTS))
+        led = state.trick_play.current.led
+        suit = _SUIT_OF[card]
+        if led is None:
+            if suit == HEARTS and self.spec(state).no_heart_lead:
+                return self._pending(
+                    state, RULE_HEART_LEAD, seat, card, (f"suit:{s}" for s in SUITS if s != HEARTS)
+                )
             return ()
-        led = suit_of(current.led)
-        if suit == led:
+        led_suit = _SUIT_OF[led]
+        if suit == led_suit:
             floor = self._overtrump_floor(state)
             if floor is None or RANK_INDEX[rank_of(card)] > floor:
                 return ()
-            higher = (r + led for r in FRENCH_RANKS[floor + 1 :])
-            return pending(RULE_OVERTRUMP, (f"card:{c}" for c in higher if c not in state.hands.gone))
+            higher = (r + led_suit for r in FRENCH_RANKS[floor + 1 :])
+            gone = state.hands.gone
+            return self._pending(
+                state, RULE_OVERTRUMP, seat, card, (f"card:{c}" for c in higher if c not in gone)
+            )
         # Off the suit led: these hold only if the seat really was void (a later card of the suit led
         # would prove a revoke instead and withdraw them, see _sort_proofs).
-        trump = self._must_trump(state, led)
+        trump = self._must_trump(state, led_suit)
         if trump is not None and suit != trump:
-            return pending(RULE_MUST_TRUMP, (f"suit:{trump}",))
+            return self._pending(state, RULE_MUST_TRUMP, seat, card, (f"suit:{trump}",))
         forced = self._forced_discard(state)
         if forced is not None and card != forced and forced not in state.hands.gone:
-            return pending(RULE_DISCARD, (f"card:{forced}",))
+            return self._pending(state, RULE_DISCARD, seat, card, (f"card:{forced}",))
         return ()
+
+    def _pending(
+        self, state: BarbuState, rule: str, seat: int, card: str, keys: Iterable[str]
+    ) -> tuple[Pending, ...]:
+        """What ``seat`` playing ``card`` asserts against ``rule``: an assertion per key, one text for all."""
+        template, params = self._message(state, rule, seat, card)
+        trick = state.trick_play.current.number
+        return tuple(Pending(seat, key, rule, template, state.move_index, trick, params) for key in keys)
 
     def _overtrump_floor(self, state: BarbuState) -> int | None:
         """On a trump lead under ``overtrump_on_trump_lead``: the rank index of the highest trump so far."""
@@ -660,22 +684,14 @@ class Barbu(Game[BarbuState]):
         opening = state.opening_rank
         if opening is None:
             raise AssertionError("no opening rank")
-        base = RANK_INDEX[opening]
         circular = state.options["domino_sequence"] == "circular"
-        out: set[str] = set()
-        for suit, row in zip(SUITS, state.layout, strict=True):
-            if row is None:
-                out.add(opening + suit)
-                continue
-            down, up = row
-            if down + up + 1 >= len(FRENCH_RANKS):
-                continue
-            for i in (base - down - 1, base + up + 1):
-                if circular:
-                    out.add(FRENCH_RANKS[i % len(FRENCH_RANKS)] + suit)
-                elif 0 <= i < len(FRENCH_RANKS):
-                    out.add(FRENCH_RANKS[i] + suit)
-        return frozenset(out)
+        key = (opening, circular, state.layout)
+        found = _FITTING.get(key)
+        if found is None:
+            if len(_FITTING) > 50_000:
+                _FITTING.clear()  # the layouts of many hands: start again rather than grow
+            found = _FITTING[key] = _fitting(opening, circular, state.layout)
+        return found
 
     def _place(self, state: BarbuState, card: str) -> tuple[tuple[int, int] | None, ...]:
         assert state.opening_rank is not None
@@ -690,8 +706,7 @@ class Barbu(Game[BarbuState]):
         return tuple(new if i == at else r for i, r in enumerate(state.layout))
 
     def _play_domino(self, state: BarbuState, seat: int, card: str) -> tuple[BarbuState, list[Verdict]]:
-        holdings = state.hands
-        holdings.check_holds(seat, card)
+        taken = state.hands.remove_card(seat, card)  # refuses a card the seat cannot hold
         playable = self._playable(state)
         if card not in playable:
             raise ImpossibleMove(
@@ -705,7 +720,7 @@ class Barbu(Game[BarbuState]):
         if pending:
             pending, found = prove(state, seat, (f"card:{card}",), state.move_index)
             pending, _held, verdicts = _sort_proofs(pending, (), found)
-        changes = {"holdings": holdings.remove_card(seat, card), "layout": self._place(state, card)}
+        changes = {"holdings": taken, "layout": self._place(state, card)}
         return self._domino_next(state, seat, verdicts, {**changes, "pending": pending})
 
     def _domino_pass(self, state: BarbuState, seat: int, move: Call) -> tuple[BarbuState, list[Verdict]]:
@@ -921,6 +936,29 @@ class Barbu(Game[BarbuState]):
             rows=tuple(rows),
             details=details,
         )
+
+
+_FITTING: dict[tuple[str, bool, tuple[tuple[int, int] | None, ...]], frozenset[str]] = {}
+
+
+def _fitting(opening: str, circular: bool, layout: tuple[tuple[int, int] | None, ...]) -> frozenset[str]:
+    """The cards that fit a Domino layout opened at ``opening`` (its rows by suit: how far down and up
+    from the opening rank each has come, None before it opens)."""
+    base = RANK_INDEX[opening]
+    out: set[str] = set()
+    for suit, row in zip(SUITS, layout, strict=True):
+        if row is None:
+            out.add(opening + suit)
+            continue
+        down, up = row
+        if down + up + 1 >= len(FRENCH_RANKS):
+            continue
+        for i in (base - down - 1, base + up + 1):
+            if circular:
+                out.add(FRENCH_RANKS[i % len(FRENCH_RANKS)] + suit)
+            elif 0 <= i < len(FRENCH_RANKS):
+                out.add(FRENCH_RANKS[i] + suit)
+    return frozenset(out)
 
 
 def _crossed(

@@ -198,7 +198,7 @@ class Holdings:
         """Take cards out of a seat's hand (played or discarded), checking each one."""
         cards = tuple(cards)
         if len(cards) == 1 and to_gone:
-            return self._remove_one(seat, cards[0], field)
+            return self.remove_card(seat, cards[0], field)
         if len(set(cards)) != len(cards):
             raise ImpossibleMove("card.repeated", _("the same card is named twice"), field=field)
         for card in cards:
@@ -219,12 +219,9 @@ class Holdings:
         gone = self.gone | set(cards) if to_gone else self.gone
         return evolve(self, counts=tuple(counts), hands=hands, gone=gone)
 
-    def remove_card(self, seat: int, card: str) -> Holdings:
-        """``remove(seat, (card,))``: one card played, the path every trick takes."""
-        return self._remove_one(seat, card, "card")
-
-    def _remove_one(self, seat: int, card: str, field: str) -> Holdings:
-        """One card played: the same checks and result as the general case, on the path every trick takes."""
+    def remove_card(self, seat: int, card: str, field: str = "card") -> Holdings:
+        """``remove(seat, (card,))``: one card played, the path every trick takes (the same checks and
+        result as the general case)."""
         hands = self.hands
         counts = self.counts
         if hands is None:
@@ -300,7 +297,8 @@ class HandState:
 
     @property
     def deal_known(self) -> bool:
-        return self.holdings is not None and self.holdings.known
+        holdings = self.holdings
+        return holdings is not None and holdings.hands is not None
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """Seats are numbered in the order of play: the next player is the next number."""
@@ -430,17 +428,21 @@ def prove(
     Returns the assertions still open and a verdict for each one the play proves false, pointing back at
     the move that made it.
     """
-    if not state.pending:
+    return prove_keys(state.pending, seat, keys, move_index)
+
+
+def prove_keys(
+    pending: tuple[Pending, ...], seat: int, keys: Iterable[str], move_index: int
+) -> tuple[tuple[Pending, ...], list[Verdict]]:
+    """:func:`prove` against the assertions ``pending`` (the same tuple back when nothing is proved)."""
+    if not pending:
         return (), []
-    keys = set(keys)
-    keep: list[Pending] = []
-    found: list[Verdict] = []
-    for p in state.pending:
-        if p.seat == seat and p.key in keys:
-            found.append(Verdict(p.rule, p.seat, p.trick, p.template, p.move_index, move_index, p.params))
-        else:
-            keep.append(p)
-    return tuple(keep), found
+    keys = keys if isinstance(keys, tuple | set | frozenset) else set(keys)
+    proved = [p for p in pending if p.seat == seat and p.key in keys]
+    if not proved:
+        return pending, []
+    found = [Verdict(p.rule, p.seat, p.trick, p.template, p.move_index, move_index, p.params) for p in proved]
+    return tuple(p for p in pending if not (p.seat == seat and p.key in keys)), found
 
 
 def _not_your_turn(seat: int | None, allowed: frozenset[int | None]) -> ImpossibleMove:
@@ -469,7 +471,7 @@ class Game(ABC, Generic[S]):
     """Base class of every game module. Subclasses set the class attributes and write the hooks."""
 
     name: ClassVar[str]
-    title: ClassVar[str]
+    title: ClassVar[str]  # the game's name for users: an _() literal, translated where it is shown
     deck: ClassVar[Deck]
     seat_counts: ClassVar[tuple[int, ...]]
     ruleset: ClassVar[Ruleset]
@@ -530,9 +532,12 @@ class Game(ABC, Generic[S]):
             if type(seat) is int and 0 <= seat < state.seats and seat in self.actors(state, move):
                 index = state.move_index
                 new, verdicts = self._apply(state, move)
-                if not verdicts:
-                    return _tuple_new(Step, (self._counted(state, new, index + 1), ()))
-                return self._irregular(state, new, verdicts, index)
+                if verdicts:
+                    return self._irregular(state, new, verdicts, index)
+                if new is state:
+                    return _tuple_new(Step, (evolve(new, move_index=index + 1), ()))
+                object.__setattr__(new, "move_index", index + 1)  # what _counted does
+                return _tuple_new(Step, (new, ()))
         if not isinstance(move, Move):
             raise MalformedMove("move.malformed", _("not a move"), field="move")
         if state.over:

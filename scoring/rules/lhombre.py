@@ -495,21 +495,17 @@ class LHombre(OmbreGame[LHombreState]):
     def _check_play(self, state: LHombreState, seat: int, card: str) -> None:
         """Deal unknown: a card shown to be elsewhere, or the hombre's trump just below the run he
         declared, cannot be played."""
-        if state.deal_known:
-            return
+        if state.deal_known or (state.espadille is None and state.declared is None):
+            return  # (nothing is known to be in a hand)
         holder = self._known_holder(state, card)
         if holder is not None and holder != seat:
             raise ImpossibleMove(
                 "card.not_held", _("{card} was shown to be in {holder}'s hand"), card=card, holder=holder
             )
-        trump = state.trump_suit()
-        if (
-            not state.deal_known
-            and seat == state.hombre
-            and state.declared is not None
-            and len(state.declared) < len(ombre.trump_order(trump))
-            and card == ombre.trump_order(trump)[len(state.declared)]
-        ):
+        if seat != state.hombre or state.declared is None:
+            return
+        order = ombre.trump_order(state.trump_suit())
+        if len(state.declared) < len(order) and card == order[len(state.declared)]:
             raise ImpossibleMove(
                 "lhombre.matadors_wrong",
                 _("the hombre declared a run of {count} but also held {card}"),

@@ -113,12 +113,13 @@ def strength(trump: str, *, natural: bool = False) -> Strength:
     plain cards only the suit led (its effective suit) can win."""
     ranks = layout(trump, natural=natural)
     value = {card: (len(order) - i) for order in ranks.values() for i, card in enumerate(order)}
+    suits = effective_suits(trump)
 
     def card_strength(card: str, led: str) -> tuple[int, int] | None:
-        suit = effective_suit(card, trump)
+        suit = suits[card]
         if suit == TRUMP:
             return (1, value[card])
-        if suit == effective_suit(led, trump):
+        if suit == suits[led]:
             return (0, value[card])
         return None
 
@@ -198,6 +199,7 @@ def follow_options(
 # same move, same proof move; :func:`unrefined` gives the caller the earlier verdicts that still stand.
 
 
+@cache
 def play_keys(card: str, trump: str, matador_count: int) -> tuple[str, ...]:
     """The proof key of a card played (see the table above)."""
     if not is_trump(card, trump):
@@ -207,6 +209,7 @@ def play_keys(card: str, trump: str, matador_count: int) -> tuple[str, ...]:
     return ("trump",)
 
 
+@cache
 def void_keys(led: str, trump: str, matador_count: int) -> tuple[tuple[str, str], ...]:
     """What an off-suit play to a trick led by ``led`` asserts: (key, rule kind) pairs, the rule kind
     being ``follow_suit`` or ``matador``."""
@@ -283,8 +286,10 @@ def revoke_check(
             pending = tuple(p for p in pending if not (p.move_index == v.move_index and p.key != "trump"))
         else:
             settled.add(v.move_index)
-    pending = tuple(p for p in pending if not (p.seat == seat and p.move_index in settled))
-    if trick_cards and effective_suit(card, trump) != effective_suit(trick_cards[0], trump):
+    if settled:
+        pending = tuple(p for p in pending if not (p.seat == seat and p.move_index in settled))
+    suits = effective_suits(trump)
+    if trick_cards and suits[card] != suits[trick_cards[0]]:
         led = trick_cards[0]
         for key, kind in void_keys(led, trump, matador_count):
             template, params = _message(kind, seat, led, trick)

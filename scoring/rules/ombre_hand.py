@@ -346,8 +346,7 @@ class OmbreGame(Game[S]):
         assert seat is not None
         if type(card) is not str or card not in self.deck.index:  # not a card of the deck: as check says
             self.deck.check(card)
-        holdings = state.hands
-        holdings.check_holds(seat, card)
+        taken = state.hands.remove_card(seat, card)  # refuses a card the seat cannot hold
         self._check_play(state, seat, card)
         trump = state.trump_suit()
         tp = state.tricks
@@ -375,9 +374,9 @@ class OmbreGame(Game[S]):
         over = len(tp.done) == TRICKS
         # A refined verdict replaces the one it refines (the core adds this move's verdicts after).
         kept = ombre.unrefined(state.verdicts, verdicts) if verdicts else state.verdicts
-        new = _replace(
+        new = evolve(
             state,
-            holdings=holdings.remove_card(seat, card),
+            holdings=taken,
             pending=pending,
             play=tp,
             over=over,

@@ -33,7 +33,7 @@ from .core import (
 from .errors import ImpossibleMove, InvalidOptions, Text, _, literal
 from .moves import Call, Claim, Deal, Exchange, Move, PlayCard
 from .options import Option, Ruleset
-from .tricks import Trick, TrickPlay, new_trick
+from .tricks import Trick, TrickPlay, new_trick, new_trick_play
 
 FU = "FU"
 PLAIN = ("S", "H", "D", "C")
@@ -528,7 +528,7 @@ class Tarocchi(Game[TarocchiState]):
     """Sicilian Tarocchi for three: auction, discard, twenty tricks, 109 points."""
 
     name: ClassVar[str] = "tarocchi"
-    title: ClassVar[str] = "Tarocchi siciliani (3 giocatori)"
+    title: ClassVar[str] = _("Tarocchi siciliani (3 giocatori)")
     deck: ClassVar[Deck] = SICILIAN_63
     seat_counts: ClassVar[tuple[int, ...]] = (3,)
     ruleset: ClassVar[Ruleset] = RULESET
@@ -566,8 +566,10 @@ class Tarocchi(Game[TarocchiState]):
 
     # ---- whose move -----------------------------------------------------------------------------------
     def actors(self, state: TarocchiState, move: Move) -> frozenset[int | None]:
-        if state.phase == "play" and isinstance(move, PlayCard) and state.play is not None:
-            return ONLY[state.play.to_play()]
+        play = state.play
+        if state.phase == "play" and isinstance(move, PlayCard) and play is not None:
+            current = play.current  # the seat to play: TrickPlay.to_play(), asked at every card
+            return ONLY[(current.leader + len(current.plays)) % play.seats]
         if isinstance(move, Call) and state.phase == "auction":
             return frozenset[int | None](s for s in range(state.seats) if s not in state.spoken) | {None}
         if isinstance(move, Exchange) and state.phase == "discard":
@@ -828,7 +830,11 @@ class Tarocchi(Game[TarocchiState]):
 
     @staticmethod
     def _spot(state: TarocchiState, play: TrickPlay) -> Spot:
-        opened, kings = _opened(play)
+        memo = play.__dict__.get("_opened")  # what _opened(play) answers, looked up here: asked at every card
+        if memo is not None and memo[0] is play.done:
+            opened, kings = memo[1], memo[2]
+        else:
+            opened, kings = _opened(play)
         led: str | None = None
         lead_suit: str | None = None
         best: str | None = None
@@ -932,7 +938,9 @@ class Tarocchi(Game[TarocchiState]):
         seat, card = move.seat, move.card
         if type(card) is not str or card not in _SUIT:  # anything but a card of the deck: as Deck.check says
             self.deck.check(card)
-        holdings = state.hands.remove_card(seat, card)
+        before = state.holdings
+        assert before is not None  # (the core lets no card through before the deal)
+        holdings = before.remove_card(seat, card)
         index = state.move_index
         verdicts: list[Verdict] = []
         if holdings.hands is not None:  # the deal is known
@@ -943,7 +951,7 @@ class Tarocchi(Game[TarocchiState]):
             new = evolve(state, holdings=holdings, play=self._advance(state.trickplay, seat, card))
         else:
             new, verdicts = self._play_unknown(state, seat, card, holdings)
-        if not any(holdings.counts):
+        if not holdings.counts[seat] and not any(holdings.counts):
             new = evolve(new, over=True, phase="over")
             if not new.deal_known:
                 new, more = self._flush(new, index)
@@ -963,13 +971,14 @@ class Tarocchi(Game[TarocchiState]):
             fields.update(play.__dict__)
             fields["current"] = new_trick(current.number, current.leader, plays)
             return same
-        trick = new_trick(current.number, current.leader, plays)
-        led = effective_led(trick)
-        assert led is not None
-        closed = play.close(trick, _trick_winner(plays, led))
+        # The trick is full: closed (what TrickPlay.close does), its winner leading the next.
+        led = plays[0][1] if plays[0][1] != FU else plays[1][1]
+        winner = _trick_winner(plays, led)
+        finished = new_trick(current.number, current.leader, plays, winner)
+        closed = new_trick_play(play.seats, new_trick(current.number + 1, winner, ()), (*play.done, finished))
         memo = play.__dict__.get("_opened")
         if memo is not None and memo[0] is play.done:
-            _remember_opened(closed, memo[1], memo[2], closed.done[len(play.done) :])
+            _remember_opened(closed, memo[1], memo[2], (finished,))
         return closed
 
     # ---- moves-only: what each play asserts and what later plays prove ---------------------------------
@@ -977,7 +986,8 @@ class Tarocchi(Game[TarocchiState]):
         self, state: TarocchiState, seat: int, card: str, holdings: Holdings
     ) -> tuple[TarocchiState, list[Verdict]]:
         index = state.move_index
-        play = state.trickplay
+        play = state.play
+        assert play is not None
         n = play.current.number
         spot = self._spot(state, play)
         verdicts: list[Verdict] = []

@@ -227,6 +227,18 @@ def test_an_impossible_record_names_the_move() -> None:
     assert f"moves[{later}]" in caught.value.message
 
 
+def test_a_refused_option_keeps_the_engines_template_and_params() -> None:
+    record, _ = engine_record(GAMES[0])
+    _set("options", {"strict": "yes"})(record)
+
+    with pytest.raises(RecordError) as caught:
+        check(record)
+
+    assert caught.value.params == {"option": "strict"}
+    assert caught.value.template == "option '{option}' must be true or false"
+    assert caught.value.message == "option 'strict' must be true or false"
+
+
 def test_the_schema_refuses_what_the_loader_refuses() -> None:
     record, _ = engine_record(GAMES[0])
     assert validator.is_valid(record)
