@@ -10,10 +10,10 @@ SQLite every transaction begins with BEGIN IMMEDIATE (see settings), which takes
 write lock. ``docs/event-store.md`` says more.
 
 An append is one statement that writes all its events or none: it inserts only while the stream is at
-the expected version and the idempotency key is unused (checked under the lock: on PostgreSQL by the
-function of migration 0005, which takes the lock, checks and inserts in one round trip), so a conflict
-leaves nothing to undo and needs no savepoint; the unique constraints on (stream, version) and (stream,
-key) stay as the last line of defence.
+the expected version and the idempotency key is unused (on PostgreSQL by the function of migrations
+0005 to 0008, which checks, takes the lock and inserts in one round trip; a single event's unique
+indexes make its checks after the lock), so a conflict leaves nothing to undo and needs no savepoint;
+the unique constraints on (stream, version) and (stream, key) stay as the last line of defence.
 
 Every event also carries its stream hash and log hash (``scoring/chain.py``): the store computes each
 event's digest; PostgreSQL's function chains them under the ordering lock; on SQLite the store reads the
@@ -129,7 +129,7 @@ def _insert(
 ) -> list[int]:
     """Insert the events if the stream is at ``expected`` and ``key`` is unused; their positions, or []."""
     if connection.vendor == "postgresql":
-        # One call (migration 0005): lock, checks with a snapshot taken after the lock, insert.
+        # One call (migration 0008): the checks, the lock, the hashes and the insert.
         sql = (
             "SELECT * FROM scoring_append_events(%s::varchar, %s::integer, %s::varchar, %b::varchar[],"
             " %b::smallint[], %b::jsonb[], %s::timestamptz, %s::varchar, %b::bytea[], %s::bigint)"

@@ -55,3 +55,33 @@ def test_appends_without_a_key_are_never_taken_for_retries() -> None:
 def test_an_empty_key_is_refused() -> None:
     with pytest.raises(ValueError, match="empty"):
         store.append("hand-1", [START], expected_version=0, idempotency_key="")
+
+
+def test_a_single_event_retried_at_the_head_of_its_stream_is_the_original_append() -> None:
+    """One event, its key used by the append that made the stream's head, and the head as the expected
+    version: the retry writes nothing (not a new event at the next version) and gets the original back."""
+    store.append("hand-1", [START], expected_version=0)
+    original = store.append("hand-1", MOVES[:1], expected_version=1, idempotency_key="req-1")
+
+    retry = store.append("hand-1", MOVES[1:], expected_version=2, idempotency_key="req-1")
+
+    assert retry == original
+    assert store.stream_version("hand-1") == 2
+
+
+def test_refused_and_retried_single_appends_leave_the_hash_chains_whole() -> None:
+    """A refused or repeated single append writes nothing, so the next one chains on the last written."""
+    from scoring import chain
+
+    store.append("hand-1", [START], expected_version=0, idempotency_key="req-0")
+    store.append("hand-1", MOVES[:1], expected_version=1, idempotency_key="req-1")
+    store.append("hand-1", MOVES[:1], expected_version=1, idempotency_key="req-1")  # a retry
+    with pytest.raises(store.ConcurrencyConflict):
+        store.append("hand-1", MOVES[1:], expected_version=1, idempotency_key="req-2")  # stale
+    with pytest.raises(store.ConcurrencyConflict):
+        store.append("hand-1", MOVES[1:], expected_version=5, idempotency_key="req-3")  # ahead
+    store.append("hand-1", MOVES[1:], expected_version=2, idempotency_key="req-2")
+
+    rows = list(store.chained_rows())
+    assert [r.version for r in rows] == [1, 2, 3]
+    assert chain.verify(rows).broken is None
