@@ -16,6 +16,7 @@ from scoring import words
 from scoring.handlog import RECTIFICATIONS
 from scoring.models import Match
 from scoring.rules import Game, game_names
+from scoring.rules.options import Option
 from segnapunti import safejson
 from tournaments.models import Club, Player
 
@@ -150,23 +151,9 @@ class MatchForm(forms.Form):
             (str(i), _t("Seat {n}").format(n=i + 1)) for i in range(self.max_seats)
         ]
         self.option_names: list[str] = []
-        for option in game.ruleset.describe():
-            name, default, doc = option["name"], option["default"], option["doc"]
-            field: forms.Field
-            if option["choices"]:
-                field = forms.ChoiceField(
-                    choices=[(str(c), words.option_value(c)) for c in option["choices"]]
-                )
-                field.initial = str(default)
-            elif isinstance(default, bool):
-                field = forms.BooleanField(required=False, initial=default)
-            elif isinstance(default, int):
-                field = forms.IntegerField(initial=default)
-            else:
-                field = forms.CharField(initial=default, max_length=100)
-            field.label, field.help_text = words.word(words.OPTIONS, name), _t(doc)
-            self.fields[f"opt_{name}"] = field
-            self.option_names.append(name)
+        for option in game.ruleset.options:
+            self.fields[f"opt_{option.name}"] = option_field(option)
+            self.option_names.append(option.name)
 
     def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         return [(self[f"player_{i}"], self[f"name_{i}"]) for i in range(self.max_seats)]
@@ -196,15 +183,62 @@ class MatchForm(forms.Form):
         return data
 
     def _options(self, data: dict[str, Any]) -> dict[str, Any]:
-        """The options that differ from the game's defaults, with their values in the ruleset's own types."""
-        chosen: dict[str, Any] = {}
-        for option in self.game.ruleset.describe():
-            name, value = option["name"], data.get(f"opt_{option['name']}")
-            if option["choices"]:
-                value = next((c for c in option["choices"] if str(c) == value), value)
-            if value is not None and value != option["default"]:
-                chosen[name] = value
-        return chosen
+        return chosen_options(self.game, data, "opt_")
+
+
+class CardListField(forms.CharField):
+    """Card codes typed in one field (``KS, 5s``), as a list (an option such as the cards the dealer
+    may not discard); the engine checks that they are cards of the game's deck."""
+
+    def to_python(self, value: Any) -> list[str]:  # type: ignore[override]
+        return card_codes(super().to_python(value) or "")
+
+    def prepare_value(self, value: Any) -> Any:
+        return " ".join(value) if isinstance(value, list | tuple) else value
+
+
+def option_field(option: Option) -> forms.Field:
+    """The form field of one of a game's options: a choice, a box to tick, a whole number (left empty
+    where the option may have no value: no cap, no stake), a list of cards or a text, with the option's
+    name and help in the reader's words."""
+    field: forms.Field
+    kind = option.kind or type(option.default)
+    if option.choices:
+        field = forms.ChoiceField(choices=[(str(c), words.option_value(c)) for c in option.choices])
+        field.initial = str(option.default)
+    elif kind is bool:
+        field = forms.BooleanField(required=False, initial=option.default)
+    elif kind is int:
+        field = forms.IntegerField(
+            initial=option.default, required=not option.nullable, min_value=option.minimum
+        )
+    elif isinstance(option.default, tuple | list):
+        field = CardListField(required=False, initial=option.default, max_length=400)
+    else:
+        field = forms.CharField(initial=option.default, max_length=100, required=not option.nullable)
+    field.label, field.help_text = words.word(words.OPTIONS, option.name), _t(option.doc)
+    return field
+
+
+def chosen_options(game: Game[Any], data: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """The options that differ from the game's defaults, with their values in the ruleset's own types,
+    from cleaned form data whose fields are named ``prefix`` + the option's name (a field missing from
+    the data, or left blank, leaves its option at the default)."""
+    chosen: dict[str, Any] = {}
+    for option in game.ruleset.options:
+        key = prefix + option.name
+        if key not in data:
+            continue
+        value = data[key]
+        if value == "" or (value is None and not option.nullable):
+            continue  # left blank: the game's usual rule
+        if option.choices:
+            value = next((c for c in option.choices if str(c) == value), value)
+        elif isinstance(option.default, tuple | list) and list(value) == list(option.default):
+            continue
+        if value != option.default:
+            chosen[option.name] = value
+    return chosen
 
 
 class RulingForm(VersionedForm):

@@ -80,6 +80,7 @@ def tournament_new(request: HttpRequest, club_id: int) -> HttpResponse:
                     name=data["name"],
                     kind=data["kind"],
                     games=data["games"],
+                    game_options=data["game_options"],
                     scoring=data["scoring"],
                     tiebreaks=data["tiebreaks"] or None,
                     sit_out_score=data["sit_out_score"],

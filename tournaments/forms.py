@@ -14,7 +14,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import display as scoring_display
-from scoring.rules import game_names
+from scoring.forms import chosen_options, option_field
+from scoring.rules import game_names, get_game
 from tournaments.models import Club, Membership, Player, Tournament
 from tournaments.standings import METRICS
 
@@ -141,6 +142,50 @@ class TournamentForm(RankingFields):
         super().__init__(*args, **kwargs)
         self.fields["games"].choices = game_choices()  # type: ignore[attr-defined]
         self.fields["scorers"].queryset = scorer_users(club)  # type: ignore[attr-defined]
+        # Each game's options, as on the new match form: only the games ticked are read.
+        for game in game_names():
+            for option in get_game(game).ruleset.options:
+                field = option_field(option)
+                field.required = False
+                self.fields[_option_key(game, option.name)] = field
+
+    def option_groups(self) -> list[dict[str, Any]]:
+        """The option fields of each game, for the page: the game's name, whether it is ticked, its
+        fields, and whether one of them has an error (its group is then shown open)."""
+        ticked = set(self["games"].value() or ())
+        groups = []
+        for game, title in game_choices():
+            fields = [self[_option_key(game, o.name)] for o in get_game(game).ruleset.options]
+            groups.append(
+                {
+                    "game": game,
+                    "title": title,
+                    "ticked": game in ticked,
+                    "fields": fields,
+                    "invalid": any(f.errors for f in fields),
+                }
+            )
+        return groups
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        ticked = set(data.get("games") or ())
+        for game in game_names():  # what was typed for a game not played is not read, nor judged
+            if game not in ticked:
+                for option in get_game(game).ruleset.options:
+                    self.errors.pop(_option_key(game, option.name), None)
+        options = {}
+        for game in data.get("games") or ():
+            chosen = chosen_options(get_game(game), data, _option_key(game, ""))
+            if chosen:
+                options[game] = chosen
+        data["game_options"] = options
+        return data
+
+
+def _option_key(game: str, option: str) -> str:
+    """The field of a game's option on the tournament form: the game's options side by side."""
+    return f"opt_{game}__{option}"
 
 
 class SettingsForm(RankingFields):

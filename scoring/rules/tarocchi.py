@@ -528,7 +528,7 @@ class Tarocchi(Game[TarocchiState]):
     """Sicilian Tarocchi for three: auction, discard, twenty tricks, 109 points."""
 
     name: ClassVar[str] = "tarocchi"
-    title: ClassVar[str] = _("Tarocchi siciliani (3 giocatori)")
+    title: ClassVar[str] = _("Sicilian Tarocchi (3 players)")
     deck: ClassVar[Deck] = SICILIAN_63
     seat_counts: ClassVar[tuple[int, ...]] = (3,)
     ruleset: ClassVar[Ruleset] = RULESET

@@ -22,6 +22,7 @@ from scoring.models import Hand, Match
 from scoring.rules import get_game
 from scoring.rules.moves import move_to_dict
 from scoring.selectors import hand_state, match_sheet
+from tests.form_values import form_values
 from tests.scoring.api_support import People
 from tests.scoring.factories import PlayerFactory
 from tournaments.models import Club, Player
@@ -227,6 +228,67 @@ def test_a_scorer_creates_a_match_with_options_from_the_game_s_ruleset(club: Clu
     assert list(match.seats.values_list("name", flat=True)) == ["Anna", "Bruno", "Guest", "Visitor"]
     assert match.hands.get().dealer == 2
     assert list(match.scorers.all()) == [people.scorer]
+
+
+def test_a_tarocchi_match_is_created_with_the_options_left_as_they_come(club: Club, people: People) -> None:
+    """Options with no value by default (no cap on an offer, no stake) and a list of cards are left
+    empty on the form and stay at their defaults."""
+    client = _client(people.scorer)
+    form = client.get(f"/clubs/{club.pk}/matches/new/?game=tarocchi")
+    fields = {
+        name: value
+        for name, value in form_values(form.text).items()
+        if name.startswith("opt_") or name in ("dealer", "direction")
+    }
+
+    response = client.post(
+        f"/clubs/{club.pk}/matches/new/?game=tarocchi",
+        {**fields, "name_0": "A", "name_1": "B", "name_2": "C"},
+    )
+
+    assert response.status_code == 302, response.text
+    assert Match.objects.get().options == {}
+
+
+def test_a_tarocchi_match_takes_a_cap_on_offers_and_cards_the_dealer_may_not_discard(
+    club: Club, people: People
+) -> None:
+    client = _client(people.scorer)
+    fields = {
+        name: value
+        for name, value in form_values(
+            client.get(f"/clubs/{club.pk}/matches/new/?game=tarocchi").text
+        ).items()
+        if name.startswith("opt_") or name in ("dealer", "direction")
+    }
+    fields.update({"opt_max_offer": "8", "opt_discard_forbidden": "ks, 5s", "opt_stake_per_point": ""})
+
+    response = client.post(
+        f"/clubs/{club.pk}/matches/new/?game=tarocchi",
+        {**fields, "name_0": "A", "name_1": "B", "name_2": "C"},
+    )
+
+    assert response.status_code == 302, response.text
+    assert Match.objects.get().options == {"max_offer": 8, "discard_forbidden": ["5S", "KS"]}
+
+
+def test_a_cap_on_offers_below_one_is_refused_on_its_field(club: Club, people: People) -> None:
+    response = _client(people.scorer).post(
+        f"/clubs/{club.pk}/matches/new/?game=tarocchi",
+        {
+            "name_0": "A",
+            "name_1": "B",
+            "name_2": "C",
+            "dealer": "0",
+            "direction": "anticlockwise",
+            "opt_max_offer": "0",
+            "opt_deals": "12",
+        },
+    )
+
+    assert response.status_code == 400
+    assert "opt_max_offer-errors" in response.text or 'id="id_opt_max_offer"' in response.text
+    assert not Match.objects.exists()
 
 
 def test_the_new_match_form_says_how_many_players_the_game_needs(club: Club, people: People) -> None:

@@ -18,6 +18,7 @@ from django.test import Client
 from scoring import services as scoring_services
 from scoring.models import Hand
 from scoring.rules import get_game, move_to_dict
+from tests.form_values import form_values
 from tests.scoring.api_support import first_irregular, play, service_record
 from tests.scoring.factories import ClubFactory, PlayerFactory
 from tests.tournaments.page_support import browser, follow, log_size, text
@@ -117,6 +118,52 @@ def test_a_refused_setup_names_the_field_and_writes_nothing(
     assert f'id="{field}-errors"' in response.content.decode()
     assert not Tournament.objects.exists() and log_size() == before
     assert 'value="Torneo di primavera"' in response.content.decode() or change.get("name") == ""
+
+
+def test_a_game_s_options_are_set_with_the_tournament_and_its_tables_play_by_them(
+    club: Club, director: Client
+) -> None:
+    """The form carries every game's options at their defaults; only the ticked game's are read (a
+    nonsense value typed for a game not played is neither kept nor refused), and the tables of a
+    round are opened with them."""
+    page = f"/clubs/{club.people.club.pk}/tournaments/new/"
+    form = director.get(page)
+    assert "highest offer" in text(form) and "points to win" in text(form)
+    fields = {k: v for k, v in form_values(form.content.decode()).items() if k.startswith("opt_")}
+    assert fields["opt_tressette__target"] == "31" and fields["opt_tarocchi__max_offer"] == ""
+
+    fields.update({"opt_tressette__target": "21", "opt_tarocchi__deals": "many"})
+    response = director.post(page, {**NEW, **fields, "games": ["tressette"], "scoring": "natural"})
+    follow(director, response)
+
+    t = Tournament.objects.get()
+    assert t.game_options == {"tressette": {"target": 21}}
+    for player in club.players:
+        t.refresh_from_db()
+        scoring_services_register(t, player, club)
+    rnd = open_round(t, club.director)
+    assert {table.match.options["target"] for table in rnd.tables.select_related("match")} == {21}
+
+
+def scoring_services_register(t: Tournament, player: Player, club: Club) -> None:
+    from tournaments import services
+
+    services.player_register(tournament=t, player=player, expected_version=t.version, actor=club.director)
+
+
+def test_a_ticked_game_s_option_out_of_range_is_refused_on_its_field(club: Club, director: Client) -> None:
+    before = log_size()
+
+    response = director.post(
+        f"/clubs/{club.people.club.pk}/tournaments/new/",
+        {**NEW, "games": ["tarocchi"], "opt_tarocchi__max_offer": "0"},
+    )
+
+    assert response.status_code == 400
+    assert "opt_tarocchi__max_offer" in response.context["form"].errors
+    assert 'id="opt_tarocchi__max_offer-errors"' in response.content.decode()
+    assert '<details open class="invalid" data-game="tarocchi">' in response.content.decode()
+    assert not Tournament.objects.exists() and log_size() == before
 
 
 def test_only_a_director_of_the_club_sets_up_a_tournament(club: Club) -> None:
