@@ -304,6 +304,11 @@ class TournamentDetailUpdateApi(TournamentApi):
             child=serializers.ListField(child=id_field(), min_length=2, max_length=2),
             required=False,
         )
+        scorers = serializers.ListField(
+            child=_user_field(),
+            required=False,
+            help_text="usernames: the scorers of the evening (the tables still in play follow)",
+        )
 
     @extend_schema(operation_id="tournament_detail", responses=TournamentSerializer)
     def get(self, request: Request, tournament_id: int) -> Response:

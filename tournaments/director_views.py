@@ -288,7 +288,7 @@ def tournament_settings(request: HttpRequest, tournament_id: int) -> HttpRespons
     if denied is not None:
         return denied
     initial = SettingsForm.initial_for(tournament)
-    form = SettingsForm(request.POST or None, initial=initial)
+    form = SettingsForm(request.POST or None, initial=initial, club=tournament.club)
     status = 200
     if request.method == "POST":
         status = 400
@@ -341,6 +341,7 @@ def _change_view(change: dict[str, Any]) -> dict[str, Any]:
         "rounds_planned": gettext("rounds planned"),
         "forbidden_pairs": gettext("players kept apart"),
         "game_options": gettext("game options"),
+        "scorers": gettext("scorers of the evening"),
     }
     shown = []
     for key, value in change["changes"].items():
@@ -348,6 +349,8 @@ def _change_view(change: dict[str, Any]) -> dict[str, Any]:
             value = display.scoring_name(value)
         elif key == "tiebreaks":
             value = ", ".join(display.metric_name(k) for k in value)
+        elif key == "scorers":
+            value = ", ".join(value) or "–"
         elif key in ("forbidden_pairs", "game_options"):
             value = ""
         elif value is None:

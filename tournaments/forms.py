@@ -203,11 +203,26 @@ class SettingsForm(RankingFields):
         ),
     )
 
-    field_order = ["name", "scoring", "tiebreaks", "sit_out_score", "rounds_planned", "reason"]
+    scorers = ScorerChoiceField(
+        label=_("Scorers of the evening"),
+        queryset=get_user_model().objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "They may record at every table of the tournament: a change reaches the tables still in play."
+        ),
+    )
+
+    field_order = ["name", "scoring", "tiebreaks", "sit_out_score", "rounds_planned", "scorers", "reason"]
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["scorers"].queryset = scorer_users(club)  # type: ignore[attr-defined]
 
     @staticmethod
     def initial_for(tournament: Tournament) -> dict[str, Any]:
         return {
+            "scorers": list(tournament.scorers.all()),
             "expected_version": tournament.version,
             "name": tournament.name,
             "scoring": tournament.scoring,
@@ -219,7 +234,10 @@ class SettingsForm(RankingFields):
     def changes(self) -> dict[str, Any]:
         """Only what the director changed: a field left as it was is not a change to justify."""
         skip = {"expected_version", "reason"}
-        return {name: self.cleaned_data[name] for name in self.changed_data if name not in skip}
+        changed = {name: self.cleaned_data[name] for name in self.changed_data if name not in skip}
+        if "scorers" in changed:
+            changed["scorers"] = list(changed["scorers"])
+        return changed
 
 
 class VersionedForm(forms.Form):

@@ -25,7 +25,7 @@ from scoring import store, words
 from scoring.events import Event
 from scoring.models import Match
 from scoring.rules import InvalidOptions, RulesError, game_names, get_game
-from scoring.services import User, actor_name, match_create
+from scoring.services import User, actor_name, match_create, match_update
 from segnapunti.errors import Invalid, Refused
 from tournaments import events, projections
 from tournaments.models import Club, Membership, Player, Registration, Round, SitOut, Table, Tournament
@@ -190,6 +190,32 @@ def _check_scorers(club: Club, scorers: Sequence[Any]) -> list[Any]:
     return list(scorers)
 
 
+def _scorers_change(t: Tournament, scorers: Sequence[Any]) -> tuple[list[Any], set[Any], set[Any]] | None:
+    """The tournament's new scorers with those added and those removed; None when they are the same."""
+    wanted = _check_scorers(t.club, list(dict.fromkeys(scorers)))
+    current = set(t.scorers.all())
+    added, removed = set(wanted) - current, current - set(wanted)
+    return (wanted, added, removed) if added or removed else None
+
+
+def _apply_scorers(
+    t: Tournament, wanted: list[Any], added: set[Any], removed: set[Any], *, actor: User | None
+) -> None:
+    """The tournament's scorers set, and the change carried to the tables still in play of the open
+    round: a scorer added may record there, one removed no longer may (a table's own scorers, assigned
+    to it alone, stay)."""
+    t.scorers.set(wanted)
+    rnd = t.rounds.filter(status=Round.Status.OPEN).first()
+    if rnd is None:
+        return
+    for table in rnd.tables.select_related("match"):
+        match = table.match
+        if match is None or match.status == Match.Status.FINISHED:
+            continue
+        kept = (set(match.scorers.all()) - removed) | added
+        match_update(match=match, actor=actor, scorers=sorted(kept, key=lambda u: u.pk))
+
+
 def _check_reason(reason: Any, *, required: bool, what: str) -> str:
     if not isinstance(reason, str):
         raise Invalid("tournament.reason", gettext("reason is text"), field="reason")
@@ -317,6 +343,7 @@ def tournament_update(
         "rounds_planned",
         "forbidden_pairs",
         "game_options",
+        "scorers",
     }
     unknown = set(changes) - allowed
     if unknown:
@@ -343,6 +370,9 @@ def tournament_update(
         if "forbidden_pairs" in changes:
             new["forbidden_pairs"] = _check_pairs(changes["forbidden_pairs"])
         new = {k: v for k, v in new.items() if getattr(t, k) != v}
+        scorers = _scorers_change(t, changes["scorers"]) if "scorers" in changes else None
+        if scorers is not None:
+            new["scorers"] = sorted(actor_name(u) for u in scorers[0])
         if not new:
             raise Refused("tournament.unchanged", gettext("nothing to change"), field=None)
         started = t.rounds.exists()
@@ -355,9 +385,12 @@ def tournament_update(
             ),
         )
         _append(t, events.TournamentChanged(changes=new, reason=why), actor)
-        for key, value in new.items():
-            setattr(t, key, value)
-        t.save(update_fields=list(new))
+        fields = [key for key in new if key != "scorers"]
+        for key in fields:
+            setattr(t, key, new[key])
+        t.save(update_fields=fields)
+        if scorers is not None:
+            _apply_scorers(t, *scorers, actor=actor)
         if ranking or "name" in new:
             projections.standings_refresh(t)
     log.info("tournament %s changed by %s: %s (%s)", t.pk, actor_name(actor) or "-", new, why)

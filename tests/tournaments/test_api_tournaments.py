@@ -195,6 +195,26 @@ def test_the_audit_trail_keeps_who_changed_the_ranking_and_why(club: Club) -> No
     }
 
 
+def test_the_scorers_of_the_evening_are_changed_by_username(club: Club) -> None:
+    director = client_for(club.director)
+    t = create(director, club)
+
+    changed = director.patch(
+        f"/api/tournaments/{t['id']}/",
+        {"expected_version": t["version"], "scorers": ["sandro", "otto"]},
+        format="json",
+    )
+    unknown = director.patch(
+        f"/api/tournaments/{t['id']}/",
+        {"expected_version": changed.json()["version"], "scorers": ["nobody"]},
+        format="json",
+    )
+
+    assert changed.status_code == 200, changed.json()
+    assert sorted(changed.json()["scorers"]) == ["otto", "sandro"]
+    assert unknown.status_code in (400, 422) and unknown.json()["field"].startswith("scorers")
+
+
 def test_a_players_ratings_and_the_schema_and_the_pages(
     club: Club, django_capture_on_commit_callbacks: Any
 ) -> None:

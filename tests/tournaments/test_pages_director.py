@@ -584,6 +584,22 @@ def test_a_setting_left_as_it_was_needs_no_reason(club: Club, director: Client) 
     assert t.name == "Torneo rinominato"
 
 
+def test_the_scorers_of_the_evening_are_changed_on_the_settings_page(club: Club, director: Client) -> None:
+    t = tournament(club)
+    rnd = open_round(t, club.director)
+    page = director.get(url(t, "settings/"))
+    fields = form_values(page.content.decode())
+    assert fields["scorers"] == str(club.people.scorer.pk)  # the evening's scorer, ticked
+
+    response = director.post(url(t, "settings/"), {**fields, "scorers": [club.people.other_scorer.pk]})
+    follow(director, response)
+
+    assert list(t.scorers.all()) == [club.people.other_scorer]
+    for table in rnd.tables.select_related("match"):
+        assert list(table.match.scorers.all()) == [club.people.other_scorer]
+    assert "scorers of the evening: otto" in text(director.get(url(t, "settings/")))
+
+
 def test_stale_settings_come_back_with_the_message(club: Club, director: Client) -> None:
     t = tournament(club)
     data = {

@@ -390,3 +390,45 @@ def test_a_ranking_criterion_the_standings_do_not_know_is_refused_in_the_request
 
     assert error.field == "tiebreaks" and "'luck'" in error.message
     assert error.message.startswith("criterio sconosciuto")
+
+
+def test_a_scorer_added_mid_round_may_record_at_the_open_tables_and_one_removed_no_longer_may(
+    club: Club,
+) -> None:
+    """The change reaches the tables still in play of the open round, and is kept in the log; a table
+    already finished keeps the scorers who recorded it."""
+    t = tournament(club)
+    rnd = open_round(t, club.director)
+    tables = list(rnd.tables.select_related("match").order_by("number"))
+    finish_match(tables[0].match, seed=3)
+    t.refresh_from_db()
+
+    services.tournament_update(
+        tournament=t, expected_version=t.version, actor=club.director, scorers=[club.people.other_scorer]
+    )
+
+    assert list(t.scorers.all()) == [club.people.other_scorer]
+    assert list(tables[0].match.scorers.all()) == [club.people.scorer]  # finished: as it was
+    for table in tables[1:]:
+        assert list(table.match.scorers.all()) == [club.people.other_scorer]
+    assert events_of(t)[-1] == "TournamentChanged"
+    last = StoredEvent.objects.filter(stream_id=t.stream_id).order_by("-version").first()
+    assert last is not None and last.payload["changes"] == {"scorers": ["otto"]}
+
+
+def test_the_same_scorers_again_is_no_change_and_a_member_is_no_scorer(club: Club) -> None:
+    t = tournament(club)
+    before = StoredEvent.objects.count()
+
+    with pytest.raises(Refused, match="nothing to change"):
+        services.tournament_update(
+            tournament=t, expected_version=t.version, actor=club.director, scorers=[club.people.scorer]
+        )
+    with pytest.raises(Refused) as refused:
+        services.tournament_update(
+            tournament=t, expected_version=t.version, actor=club.director, scorers=[club.people.member]
+        )
+
+    assert refused.value.field == "scorers"
+    assert StoredEvent.objects.count() == before
+    assert list(t.scorers.all()) == [club.people.scorer]
