@@ -23,6 +23,7 @@ from tests.scoring.api_support import first_irregular, play, service_record
 from tests.scoring.factories import ClubFactory, PlayerFactory
 from tests.tournaments.page_support import browser, follow, log_size, text
 from tests.tournaments.support import Club, club_with_players, finish_match, open_round, tournament
+from tournaments import services
 from tournaments.models import Player, Registration, Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -140,15 +141,9 @@ def test_a_game_s_options_are_set_with_the_tournament_and_its_tables_play_by_the
     assert t.game_options == {"tressette": {"target": 21}}
     for player in club.players:
         t.refresh_from_db()
-        scoring_services_register(t, player, club)
+        services.player_register(tournament=t, player=player, expected_version=t.version, actor=club.director)
     rnd = open_round(t, club.director)
     assert {table.match.options["target"] for table in rnd.tables.select_related("match")} == {21}
-
-
-def scoring_services_register(t: Tournament, player: Player, club: Club) -> None:
-    from tournaments import services
-
-    services.player_register(tournament=t, player=player, expected_version=t.version, actor=club.director)
 
 
 def test_a_ticked_game_s_option_out_of_range_is_refused_on_its_field(club: Club, director: Client) -> None:
