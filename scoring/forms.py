@@ -152,7 +152,7 @@ class MatchForm(forms.Form):
         ]
         self.option_names: list[str] = []
         for option in game.ruleset.options:
-            self.fields[f"opt_{option.name}"] = option_field(option)
+            self.fields[f"opt_{option.name}"] = option_field(option, game.ruleset.options)
             self.option_names.append(option.name)
 
     def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
@@ -197,7 +197,7 @@ class CardListField(forms.CharField):
         return " ".join(value) if isinstance(value, list | tuple) else value
 
 
-def option_field(option: Option) -> forms.Field:
+def option_field(option: Option, options: Sequence[Option]) -> forms.Field:
     """The form field of one of a game's options: a choice, a box to tick, a whole number (left empty
     where the option may have no value: no cap, no stake), a list of cards or a text, with the option's
     name and help in the reader's words."""
@@ -216,7 +216,8 @@ def option_field(option: Option) -> forms.Field:
         field = CardListField(required=False, initial=option.default, max_length=400)
     else:
         field = forms.CharField(initial=option.default, max_length=100, required=not option.nullable)
-    field.label, field.help_text = words.word(words.OPTIONS, option.name), _t(option.doc)
+    field.label = words.word(words.OPTIONS, option.name)
+    field.help_text = words.option_help(option, options)
     return field
 
 

@@ -8,12 +8,13 @@ to the engine later still shows as words (and the catalogue test lists it as mis
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 Words = Mapping[str, Promise]
 
@@ -408,3 +409,26 @@ def option_value(value: Any) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(option_value(v) for v in value) or str(pgettext_lazy("option value", "none"))
     return str(value)
+
+
+def option_help(option: Any, options: Sequence[Any]) -> str:
+    """An option's help (its ``doc``) for people, in the current language. The engine's texts name a
+    choice by its code, ``same_trick: the Fanta is due ...``, and another option's choice as
+    ``match_format points``: these become the choice's words in quotes (and the option's name)."""
+    text = gettext(option.doc)
+    opening, closing = ("« ", " »") if (get_language() or "").startswith("fr") else ("“", "”")
+
+    def quoted(choice: Any) -> str:
+        return f"{opening}{option_value(choice)}{closing}"
+
+    for other in options:
+        for choice in other.choices or ():
+            if isinstance(choice, str):
+                named = f"{word(OPTIONS, other.name)} {quoted(choice)}"
+                pattern = rf"\b{re.escape(other.name)} {re.escape(choice)}\b"
+                text = re.sub(pattern, named.replace("\\", "\\\\"), text)
+    for choice in option.choices or ():
+        if isinstance(choice, str):
+            said = quoted(choice).replace("\\", "\\\\")  # a replacement, not a pattern
+            text = re.sub(rf"\b{re.escape(choice)}\b(?=\s*:)", said, text)
+    return text

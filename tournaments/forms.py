@@ -144,8 +144,9 @@ class TournamentForm(RankingFields):
         self.fields["scorers"].queryset = scorer_users(club)  # type: ignore[attr-defined]
         # Each game's options, as on the new match form: only the games ticked are read.
         for game in game_names():
-            for option in get_game(game).ruleset.options:
-                field = option_field(option)
+            options = get_game(game).ruleset.options
+            for option in options:
+                field = option_field(option, options)
                 field.required = False
                 self.fields[_option_key(game, option.name)] = field
 

@@ -6,6 +6,7 @@ member, an outsider (signed in, no role at the club) and an anonymous visitor.
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -289,6 +290,36 @@ def test_a_cap_on_offers_below_one_is_refused_on_its_field(club: Club, people: P
     assert response.status_code == 400
     assert "opt_max_offer-errors" in response.text or 'id="id_opt_max_offer"' in response.text
     assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["“silence consents”:", "“given up”:"]),
+        ("it", ["“chi tace acconsente”:", "“ceduto”:"]),
+        ("fr", ["« qui ne dit mot consent » :", "« abandonné » :"]),
+    ],
+)
+def test_an_option_s_help_names_its_choices_in_words_not_codes(
+    club: Club, people: People, language: str, words: list[str]
+) -> None:
+    """The engine's help texts name choices by code (``silence_consents: ...``); the page says them as the
+    choice lists do."""
+    client = _client(people.scorer)
+    client.cookies["django_language"] = language
+    for game in ("tarocchi", "tressette", "hombre_it", "lhombre"):
+        page = client.get(f"/clubs/{club.pk}/matches/new/?game={game}", HTTP_ACCEPT_LANGUAGE=language)
+        shown = re.sub(r"<[^>]+>", " ", page.text)
+        options = get_game(game).ruleset.options
+        for option in options:
+            for choice in option.choices or ():
+                if isinstance(choice, str) and "_" in choice:
+                    assert choice not in shown, (game, option.name, choice)
+            if "_" in option.name:
+                assert option.name not in shown, (game, option.name)
+        if game == "tarocchi":
+            for expected in words:
+                assert expected in html.unescape(shown).replace("\xa0", " "), expected
 
 
 def test_the_new_match_form_says_how_many_players_the_game_needs(club: Club, people: People) -> None:
