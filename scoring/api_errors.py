@@ -54,6 +54,26 @@ def rules_status(exc: RulesError) -> int:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """The API's error bodies (docs/api.md): a code, a message for people, the field at fault."""
+    response = _answer(exc, context)
+    if response is not None:
+        # A message may quote what was sent (a choice that is not one): a NUL in it, which no text
+        # shows and the schema rules out, is replaced by the replacement character.
+        response.data = _without_nul(response.data)
+    return response
+
+
+def _without_nul(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd")
+    if isinstance(value, dict):
+        return {_without_nul(k): _without_nul(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_nul(v) for v in value]
+    return value
+
+
+def _answer(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RulesError):
         body = exc.as_dict()
         body["message"] = display.error_text(exc, _voice(context))  # the code, field and params stay

@@ -3,6 +3,7 @@ API's error body naming the field, and nothing written."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -116,6 +117,17 @@ def test_a_number_too_large_in_a_ruling_is_a_400_and_nothing_is_written(people: 
 
     assert "too large" in error_of(response, 400)["message"]
     assert events() == before
+
+
+def test_a_refused_choice_with_a_nul_in_it_is_quoted_without_the_nul(people: People) -> None:
+    """A filter's value that is no choice is quoted back in the message: not its NUL (found by the
+    schema fuzzing: the messages are declared free of NULs)."""
+    response = client_for(people.director).get("/api/tournaments/", {"kind": "lea\x00gue"})
+
+    body = error_of(response, 400)
+    assert body["field"] == "kind"
+    assert "\x00" not in json.dumps(body, ensure_ascii=False)
+    assert "lea\ufffdgue" in body["message"]
 
 
 @pytest.mark.parametrize("where", ["seat", "reason"])
