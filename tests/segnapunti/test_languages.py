@@ -67,6 +67,14 @@ def test_there_is_a_catalogue_for_each_language_with_the_same_entries() -> None:
         assert by_language["it"] == by_language["fr"] == by_language["en"], folder
 
 
+def _catalogue(folder: Path, language: str, text: str) -> Path:
+    """A catalogue of ``language`` under ``folder`` (as a locale folder holds them), with ``text``."""
+    po = folder / language / "LC_MESSAGES" / "django.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(text, encoding="utf-8")
+    return po
+
+
 def test_every_catalogue_is_complete() -> None:
     found = [problem for path in catalogues.po_files() for problem in catalogues.problems(path)]
 
@@ -76,15 +84,14 @@ def test_every_catalogue_is_complete() -> None:
 def test_the_completeness_check_catches_what_it_should(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    po = tmp_path / "locale" / "fr" / "LC_MESSAGES" / "django.po"
-    po.parent.mkdir(parents=True)
-    po.write_text(
+    po = _catalogue(
+        tmp_path / "locale",
+        "fr",
         'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\n'
         'msgid "Hand {number}"\nmsgstr "Donne"\n\n'
         'msgid "Seat"\nmsgstr ""\n\n'
         '#, fuzzy\nmsgid "Round"\nmsgstr "Ronde"\n\n'
         'msgid "%(count)s tricks"\nmsgstr "%(count)s plis"\n',
-        encoding="utf-8",
     )
     monkeypatch.setattr(catalogues, "BASE_DIR", tmp_path)
 
@@ -97,14 +104,13 @@ def test_the_completeness_check_catches_what_it_should(
 
 
 def test_tidy_gives_english_its_source_and_clears_the_fuzzy_header(tmp_path: Path) -> None:
-    po = tmp_path / "en" / "LC_MESSAGES" / "django.po"
-    po.parent.mkdir(parents=True)
-    po.write_text(
+    po = _catalogue(
+        tmp_path,
+        "en",
         '#, fuzzy\nmsgid ""\nmsgstr ""\n"Language: \\n"\n\n'
         'msgid "Seat"\nmsgstr ""\n\n'
         'msgid "one trick"\nmsgid_plural "{n} tricks"\nmsgstr[0] ""\nmsgstr[1] ""\n\n'
         'msgid "Round"\nmsgstr "Round of play"\n',
-        encoding="utf-8",
     )
 
     assert catalogues.tidy(po) is True
@@ -120,15 +126,14 @@ def test_tidy_gives_english_its_source_and_clears_the_fuzzy_header(tmp_path: Pat
 def test_a_translator_s_list_goes_back_into_the_catalogue(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    po = tmp_path / "locale" / "it" / "LC_MESSAGES" / "django.po"
-    po.parent.mkdir(parents=True)
-    po.write_text(
+    po = _catalogue(
+        tmp_path / "locale",
+        "it",
         'msgid ""\nmsgstr ""\n"Language: it\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
         'msgctxt "phase"\nmsgid "deal"\nmsgstr ""\n\n'
         'msgctxt "column"\nmsgid "deal"\nmsgstr ""\n\n'
         'msgid "{n} trick"\nmsgid_plural "{n} tricks"\nmsgstr[0] ""\nmsgstr[1] ""\n\n'
         'msgid "Seat"\nmsgstr "Posto"\n',
-        encoding="utf-8",
     )
     monkeypatch.setattr(catalogues, "BASE_DIR", tmp_path)
 
