@@ -151,9 +151,8 @@ class TournamentForm(RankingFields):
                 self.fields[_option_key(game, option.name)] = field
 
     def option_groups(self) -> list[dict[str, Any]]:
-        """The option fields of each game, for the page: the game's name, whether it is ticked, its
-        fields, and whether one of them has an error (its group is then shown open)."""
-        ticked = set(self["games"].value() or ())
+        """The option fields of each game, for the page: the game's name, its fields, and whether one
+        of them has an error (its group is then shown open)."""
         groups = []
         for game, title in game_choices():
             fields = [self[_option_key(game, o.name)] for o in get_game(game).ruleset.options]
@@ -161,7 +160,6 @@ class TournamentForm(RankingFields):
                 {
                     "game": game,
                     "title": title,
-                    "ticked": game in ticked,
                     "fields": fields,
                     "invalid": any(f.errors for f in fields),
                 }
@@ -171,14 +169,12 @@ class TournamentForm(RankingFields):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         ticked = set(data.get("games") or ())
-        for game in game_names():  # what was typed for a game not played is not read, nor judged
-            if game not in ticked:
+        options = {}
+        for game in game_names():
+            if game not in ticked:  # what was typed for a game not played is not read, nor judged
                 for option in get_game(game).ruleset.options:
                     self.errors.pop(_option_key(game, option.name), None)
-        options = {}
-        for game in data.get("games") or ():
-            chosen = chosen_options(get_game(game), data, _option_key(game, ""))
-            if chosen:
+            elif chosen := chosen_options(get_game(game), data, _option_key(game, "")):
                 options[game] = chosen
         data["game_options"] = options
         return data
