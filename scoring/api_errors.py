@@ -7,7 +7,7 @@ Every error body names a stable ``code``, a plain ``message`` and the ``field`` 
 * a move, ruling or record that cannot stand (``ImpossibleMove``, ``IrregularMoveRefused`` at a strict
   table, an impossible ``RecordError``): 422, and nothing was written; so is a well-formed body whose
   only fault is to name a club, player or user that is not there (``request.unknown_reference``);
-* a service's refusal (:class:`segnapunti.errors.ServiceError`, e.g. a tournament's): its own status;
+* a service's refusal (:class:`common.errors.ServiceError`, e.g. a tournament's): its own status;
 * a stale ``expected_version`` (``ConcurrencyConflict``): 409, with ``expected_version`` and
   ``current_version`` so that the client can reload and retry;
 * authentication, permission, not found, method not allowed: DRF's status, in the same shape;
@@ -30,12 +30,12 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from common.errors import ServiceError
 from scoring import display
 from scoring.models import Match
 from scoring.records import RecordError
 from scoring.rules import ImpossibleMove, InvalidOptions, MalformedMove, RulesError
 from scoring.store import ConcurrencyConflict
-from segnapunti.errors import ServiceError
 
 HTTP_422 = status.HTTP_422_UNPROCESSABLE_ENTITY
 RETRY_AFTER_SECONDS = 5

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from segnapunti.safejson import SafeJSONParser
+from common.safejson import SafeJSONParser
 
 
 def refuse_unknown_keys(data: dict[str, Any], known: Any) -> None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-import segnapunti.converters  # noqa: F401  (registers <id:...>)
+import common.converters  # noqa: F401  (registers <id:...>)
 from scoring import api_login, apis
 
 hand = "matches/<id:match_id>/hands/<id:number>/"

@@ -22,15 +22,21 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from common.api import (
+    NOT_BLANK,
+    PARAMS_HELP,
+    VERSIONED_ERRORS,
+    WRITE_ERRORS,
+    ErrorSerializer,
+)
+from common.converters import ID_MAX
+from common.errors import Refused
 from scoring import records, selectors, services
 from scoring.api_login import refuse_unknown_keys
 from scoring.api_permissions import MatchAccess
 from scoring.models import Hand, Match, StoredEvent
 from scoring.rules import game_names
 from scoring.rules.moves import move_json_schema
-from segnapunti.converters import ID_MAX
-from segnapunti.errors import Refused
-from segnapunti.openapi import NOT_BLANK
 from tournaments.models import Club, Player
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -97,12 +103,6 @@ _TEMPLATE_HELP = (
     "what the message says, as an English template with {named} placeholders (a verdict stored before "
     "templates existed: its message); translated by the pages, filled in with params"
 )
-_PARAMS_HELP = (
-    "the template's values, each shown by its name: seat indices (seat, *_seat, dealer, hombre, holder, "
-    "winner, target), seats, card codes (card, *_card, cards), suit letters (suit, *_suit, lead, trump), "
-    "codes of the game (call, combination, contract, option), a nested text (outcome), else numbers and "
-    "plain values; scoring/rules/errors.py has the convention"
-)
 
 
 class VerdictSerializer(serializers.Serializer[Any]):
@@ -113,7 +113,7 @@ class VerdictSerializer(serializers.Serializer[Any]):
     trick = serializers.IntegerField(allow_null=True)
     message = serializers.CharField(help_text="the verdict in English, seats counted from 1")
     template = serializers.CharField(help_text=_TEMPLATE_HELP)
-    params = serializers.DictField(help_text=_PARAMS_HELP)
+    params = serializers.DictField(help_text=PARAMS_HELP)
     move_index = serializers.IntegerField(help_text="the move that broke the rule (0 is the deal)")
     proved_at = serializers.IntegerField(
         allow_null=True, help_text="the later move that proved it (deal not recorded), else null"
@@ -130,7 +130,7 @@ class StandingVerdictSerializer(serializers.Serializer[Any]):
     rule = serializers.CharField()
     message = serializers.CharField(help_text="the verdict in English, seats counted from 1")
     template = serializers.CharField(help_text=_TEMPLATE_HELP)
-    params = serializers.DictField(help_text=_PARAMS_HELP)
+    params = serializers.DictField(help_text=PARAMS_HELP)
     proved_at = serializers.IntegerField(allow_null=True, help_text="the log position that proved it")
     ruled_by = serializers.ListField(child=serializers.IntegerField())
     stands = serializers.BooleanField()
@@ -166,22 +166,6 @@ class HandStateOutputSerializer(serializers.Serializer[Any]):
     legal = serializers.BooleanField()
 
 
-class ErrorSerializer(serializers.Serializer[Any]):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    field = serializers.CharField(allow_null=True)
-    params = serializers.DictField(
-        required=False, help_text="a rule engine's error: the values its message names (" + _PARAMS_HELP + ")"
-    )
-
-
-class ConflictSerializer(ErrorSerializer):
-    expected_version = serializers.IntegerField()
-    current_version = serializers.IntegerField()
-
-
-WRITE_ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 422: ErrorSerializer}
-VERSIONED_ERRORS = {**WRITE_ERRORS, 409: ConflictSerializer}
 
 
 @extend_schema_field(
@@ -230,7 +214,7 @@ class StrictIntegerField(serializers.IntegerField):
 
 
 def id_field(**kwargs: Any) -> serializers.IntegerField:
-    """An id, number or version in a request: what the database holds (segnapunti/converters.py), so
+    """An id, number or version in a request: what the database holds (common/converters.py), so
     that the schema's bounds are the service's own."""
     return StrictIntegerField(min_value=0, max_value=ID_MAX, **kwargs)
 

@@ -12,12 +12,12 @@ from django import forms
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
+from common import safejson
 from scoring import words
 from scoring.handlog import RECTIFICATIONS
 from scoring.models import Match
 from scoring.rules import Game, game_names
 from scoring.rules.options import Option
-from segnapunti import safejson
 from tournaments.models import Club, Player
 
 _SPLIT = re.compile(r"[\s,;]+")

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-import segnapunti.converters  # noqa: F401  (registers <id:...>)
+import common.converters  # noqa: F401  (registers <id:...>)
 from scoring import views
 
 app_name = "pages"

@@ -23,6 +23,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
 from django.utils.translation import gettext
 
+from common.batch import gc_paused
+from common.errors import Forbidden
 from scoring import foldcache, permissions, signals, store
 from scoring.events import Event, HandStarted, MoveRecorded, MoveUndone, RulingRecorded
 from scoring.handlog import (
@@ -53,8 +55,6 @@ from scoring.rules.core import Verdict
 from scoring.rules.moves import move_from_dict, move_to_dict
 from scoring.selectors import hand_entries, hand_setup, hand_view_at, match_results, match_sheet
 from scoring.selectors import sheet_of as _sheet
-from segnapunti.batch import gc_paused
-from segnapunti.errors import Forbidden
 from tournaments.models import Club, Membership, Player
 
 User = AbstractBaseUser | AnonymousUser
@@ -672,7 +672,7 @@ def _save_sheet(match: Match, sheet: dict[str, Any]) -> Match:
 # ---- records ----------------------------------------------------------------------------------------
 # A record's hands are checked and folded in memory, a new immutable state at every move: the cycle
 # collector would walk that growing heap again and again (a fifth of a 28-hand import), for objects
-# without cycles (segnapunti/batch.py).
+# without cycles (common/batch.py).
 @gc_paused()
 def match_import(
     *,

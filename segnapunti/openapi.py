@@ -20,12 +20,9 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.test import APIRequestFactory
 
+from common.api import NO_NUL, NOT_BLANK, ErrorSerializer
+
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
-NO_NUL = "^[^\\x00]*$"
-# What Python's str.strip() takes away, spelled out (the same class in every regex dialect).
-SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-# A text with something in it besides those (what DRF's CharField keeps as not blank), and no NUL.
-NOT_BLANK = f"^[^\\x00]*[^{SPACES}\\x00][^\\x00]*$"
 
 
 class AutoSchema(openapi.AutoSchema):
@@ -45,7 +42,7 @@ class AutoSchema(openapi.AutoSchema):
             return False
 
     def _map_basic_serializer(self, serializer: Any, direction: Any) -> dict[str, Any]:
-        """A request body names only its fields (``scoring.apis.validated`` refuses any other)."""
+        """A request body names only its fields (``scoring.api.views.validated`` refuses any other)."""
         mapped: dict[str, Any] = super()._map_basic_serializer(serializer, direction)  # type: ignore[no-untyped-call]
         if direction == "request":
             mapped["additionalProperties"] = False
@@ -63,8 +60,6 @@ class AutoSchema(openapi.AutoSchema):
         bodies: dict[str, Any] = super()._get_response_bodies(direction)
         if direction != "response" or not self.path.startswith("/api/") or "/schema" in self.path:
             return bodies
-        from scoring.apis import ErrorSerializer
-
         for code in map(str, self._error_statuses()):
             if code not in bodies:
                 bodies[code] = self._get_response_for_code(  # type: ignore[no-untyped-call]
@@ -89,7 +84,7 @@ class AutoSchema(openapi.AutoSchema):
 
 
 def forbid_nul(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """A postprocessing hook: no text the API reads may hold the NUL character (``segnapunti/safejson.py``
+    """A postprocessing hook: no text the API reads may hold the NUL character (``common/safejson.py``
     refuses it, PostgreSQL cannot store it), so every string without a pattern of its own says so."""
     stack: list[Any] = [result.get("components", {}), result.get("paths", {})]
     while stack:

@@ -203,10 +203,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "segnapunti.openapi.AutoSchema",
     # One error body for the whole API: {"code", "message", "field"} (scoring/api_errors.py).
     "EXCEPTION_HANDLER": "scoring.api_errors.exception_handler",
-    # JSON read so that no body can crash a request (segnapunti/safejson.py).
+    # JSON read so that no body can crash a request (common/safejson.py).
     # JSON only: the API's bodies are nested (moves, records), which forms cannot carry; the token
     # endpoint alone also reads forms (scoring/api_login.py).
-    "DEFAULT_PARSER_CLASSES": ["segnapunti.safejson.SafeJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["common.safejson.SafeJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Per address and per user name for sign-ins and tokens; per user for checking records. Counted in
     # the cache (CACHES): per process unless a shared cache is configured.
@@ -236,7 +236,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Ids in paths: at most nine digits (segnapunti/converters.py).
+    # Ids in paths: at most nine digits (common/converters.py).
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 999_999_999}},
 }
 

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-import segnapunti.converters  # noqa: F401  (registers <id:...>)
+import common.converters  # noqa: F401  (registers <id:...>)
 from tournaments import views as tournament_views
 
 urlpatterns = [

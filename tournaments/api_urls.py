@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-import segnapunti.converters  # noqa: F401  (registers <id:...>)
+import common.converters  # noqa: F401  (registers <id:...>)
 from tournaments import apis
 
 t = "tournaments/<id:tournament_id>/"

@@ -23,7 +23,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.apis import VERSIONED_ERRORS, WRITE_ERRORS, ErrorSerializer, GameNameField, id_field, validated
+from common.api import VERSIONED_ERRORS, WRITE_ERRORS, ErrorSerializer
+from scoring.apis import GameNameField, id_field, validated
 from tournaments import permissions, selectors, services, tasks
 from tournaments.models import Club, Player, Tournament
 from tournaments.standings import METRICS, SCORING_METHODS

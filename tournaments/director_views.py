@@ -22,8 +22,8 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from common.errors import ServiceError
 from scoring.store import ConcurrencyConflict
-from segnapunti.errors import ServiceError
 from tournaments import display, permissions, selectors, services
 from tournaments.forms import (
     AbandonForm,

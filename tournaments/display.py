@@ -17,9 +17,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from common.errors import ServiceError
 from scoring import display as scoring_display
 from scoring.store import ConcurrencyConflict
-from segnapunti.errors import ServiceError
 from tournaments.models import Tournament
 from tournaments.standings import METRICS
 

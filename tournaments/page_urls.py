@@ -4,7 +4,7 @@ links expect (``tournament-list``)."""
 
 from django.urls import path
 
-import segnapunti.converters  # noqa: F401  (registers <id:...>)
+import common.converters  # noqa: F401  (registers <id:...>)
 from tournaments import director_views, views
 
 t = "tournaments/<id:tournament_id>/"

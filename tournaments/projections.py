@@ -25,10 +25,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from common.batch import gc_paused
 from scoring import store
 from scoring.models import Match
 from scoring.selectors import MatchOutcome, match_outcome, match_outcomes_from_log
-from segnapunti.batch import gc_paused
 from tournaments import events, ratings
 from tournaments.models import (
     PlayerRating,

@@ -4,8 +4,8 @@ table, close a round, publish the standings.
 
 Every write is an event on the tournament's stream (:mod:`tournaments.events`), appended at the version
 the caller saw (a stale version is a conflict: two directors opening the same round cannot both win), and
-the read models are written in the same transaction. A refusal raises :class:`~segnapunti.errors.Invalid`
-(400) or :class:`~segnapunti.errors.Refused` (422) naming the field, and nothing is written.
+the read models are written in the same transaction. A refusal raises :class:`~common.errors.Invalid`
+(400) or :class:`~common.errors.Refused` (422) naming the field, and nothing is written.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from common.errors import Invalid, Refused
 from scoring import store, words
 from scoring.events import Event
 from scoring.models import Match
 from scoring.rules import InvalidOptions, RulesError, game_names, get_game
 from scoring.services import User, actor_name, match_create, match_update
-from segnapunti.errors import Invalid, Refused
 from tournaments import events, projections
 from tournaments.models import Club, Membership, Player, Registration, Round, SitOut, Table, Tournament
 from tournaments.seating import SeatingError, plan_seating

@@ -15,10 +15,10 @@ from django.test import Client, RequestFactory
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from common.converters import ID_MAX
 from scoring import selectors
 from scoring.models import Match, MatchSeat, StoredEvent
 from scoring.rules import game_names, get_game, move_to_dict
-from segnapunti.converters import ID_MAX
 from segnapunti.error_views import server_error
 from tests.scoring.api_support import (
     People,
