@@ -40,10 +40,10 @@ django.setup()
 from django.db import connection, connections  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
+from clubs.models import Club, Membership, Player  # noqa: E402
 from scoring.rules import get_game, move_to_dict  # noqa: E402
 from scoring.rules.moves import Move  # noqa: E402
 from scoring.services import match_create  # noqa: E402
-from tournaments.models import Club, Membership, Player  # noqa: E402
 
 GAME = "tressette"
 

@@ -27,6 +27,7 @@ django.setup()
 
 from django.db import connection, connections  # noqa: E402
 
+from clubs.models import Club  # noqa: E402
 from scoring import store  # noqa: E402
 from scoring.events import MoveRecorded  # noqa: E402
 from scoring.handlog import MoveEntry  # noqa: E402
@@ -35,7 +36,6 @@ from scoring.rules import HandResult, get_game  # noqa: E402
 from scoring.rules.moves import Move  # noqa: E402
 from scoring.services import match_import  # noqa: E402
 from scoring.signals import match_changed  # noqa: E402
-from tournaments.models import Club  # noqa: E402
 
 SEATS = ("Anna", "Bruno", "Carla", "Dario")
 

@@ -26,11 +26,11 @@ django.setup()
 
 from django.db import connection, connections  # noqa: E402
 
+from clubs.models import Club  # noqa: E402
 from scoring import foldcache, services  # noqa: E402
 from scoring.models import Hand, Match  # noqa: E402
 from scoring.rules import Move, get_game, move_to_dict  # noqa: E402
 from scoring.signals import match_changed  # noqa: E402
-from tournaments.models import Club  # noqa: E402
 
 GAME = "tressette"
 

@@ -35,12 +35,13 @@ django.setup()
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
+from clubs.models import Club, Membership, Player  # noqa: E402
 from scoring import store  # noqa: E402
 from scoring.demo import match_play_out  # noqa: E402
 from scoring.models import Hand, Match, MatchSeat, StoredEvent  # noqa: E402
 from segnapunti.celery import app as celery_app  # noqa: E402
 from tournaments import events, projections, services  # noqa: E402
-from tournaments.models import Club, Membership, Player, Round, Table, Tournament  # noqa: E402
+from tournaments.models import Round, Table, Tournament  # noqa: E402
 
 PLAYERS = 48  # sixteen tables of three a round
 SIZES = (100, 1_000, 10_000)

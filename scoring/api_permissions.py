@@ -16,16 +16,17 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from clubs.models import Club, Membership
+from clubs.permissions import club_role
 from scoring import permissions
 from scoring.models import Match
-from tournaments.models import Club, Membership
 
 Check = Callable[[Any, Any], bool]
 
 
 def can_import(user: Any, club: Club) -> bool:
     """A record may carry rulings: only a director imports."""
-    return permissions.club_role(user, club) == Membership.Role.DIRECTOR
+    return club_role(user, club) == Membership.Role.DIRECTOR
 
 
 MATCH_CHECKS: dict[str, Check] = {

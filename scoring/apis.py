@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from clubs.models import Club, Player
 from common.api import (
     NOT_BLANK,
     PARAMS_HELP,
@@ -37,7 +38,6 @@ from scoring.api_permissions import MatchAccess
 from scoring.models import Hand, Match, StoredEvent
 from scoring.rules import game_names
 from scoring.rules.moves import move_json_schema
-from tournaments.models import Club, Player
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 IDEMPOTENCY_KEY_MAX = services.max_length(StoredEvent, "idempotency_key")

@@ -9,12 +9,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from clubs.models import Club, Membership
 from scoring.models import Hand, Match
 from scoring.rules import get_game
 from scoring.rules.moves import Call, Move, PlayCard, move_to_dict
 from scoring.selectors import hand_view
 from scoring.services import hand_start, match_create, move_record
-from tournaments.models import Club, Membership
 
 # (game, players, hands to play, options)
 DEMO_MATCHES: tuple[tuple[str, int, int, dict[str, Any]], ...] = (

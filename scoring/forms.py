@@ -12,13 +12,13 @@ from django import forms
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club, Player
 from common import safejson
 from scoring import words
 from scoring.handlog import RECTIFICATIONS
 from scoring.models import Match
 from scoring.rules import Game, game_names
 from scoring.rules.options import Option
-from tournaments.models import Club, Player
 
 _SPLIT = re.compile(r"[\s,;]+")
 

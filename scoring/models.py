@@ -81,7 +81,7 @@ class Match(models.Model):
         CLOCKWISE = "clockwise", _("clockwise")
         ANTICLOCKWISE = "anticlockwise", _("anticlockwise")
 
-    club = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="matches")
+    club = models.ForeignKey("clubs.Club", on_delete=models.PROTECT, related_name="matches")
     title = models.CharField(max_length=120, blank=True)
     game = models.CharField(max_length=30)
     options = models.JSONField(default=dict)
@@ -109,7 +109,7 @@ class MatchSeat(models.Model):
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=120)
     player = models.ForeignKey(
-        "tournaments.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+        "clubs.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
 
     class Meta:

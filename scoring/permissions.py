@@ -1,6 +1,6 @@
 """Who may do what with a match: one policy for the pages and the API.
 
-Roles are per club (``tournaments.Membership``): a director rules and records anywhere in the club, a
+Roles are per club (:mod:`clubs.permissions`): a director rules and records anywhere in the club, a
 scorer records at the matches he is assigned to (``Match.scorers``), a member reads the club's matches.
 Anyone, signed in or not, reads a published match. A superuser counts as a director of every club.
 """
@@ -11,21 +11,9 @@ from typing import Any
 
 from django.db.models import Exists, Q, QuerySet
 
+from clubs.models import Club, Membership
+from clubs.permissions import Role, club_role
 from scoring.models import Match
-from tournaments.models import Club, Membership
-
-Role = Membership.Role
-
-
-def club_role(user: Any, club: Club | int) -> str | None:
-    """The user's role in the club (``director``, ``scorer``, ``member``), or None for an outsider."""
-    if user is None or not user.is_authenticated:
-        return None
-    if user.is_superuser:
-        return str(Role.DIRECTOR)
-    club_id = club if isinstance(club, int) else club.pk
-    role = Membership.objects.filter(club_id=club_id, user=user).values_list("role", flat=True).first()
-    return str(role) if role is not None else None
 
 
 def match_role(user: Any, match: Match) -> tuple[str | None, bool]:

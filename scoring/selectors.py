@@ -13,6 +13,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from clubs.models import Membership
 from scoring import chain, foldcache, store
 from scoring.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
 from scoring.handlog import (
@@ -32,7 +33,6 @@ from scoring.rules import HandResult, ImpossibleMove, Text, game_names, get_game
 from scoring.rules.core import Score, jsonable, score_str
 from scoring.rules.moves import move_from_dict, move_to_dict
 from scoring.snapshot import snapshot
-from tournaments.models import Membership
 
 
 def _started(events: Sequence[store.RecordedEvent]) -> HandStarted:

@@ -23,6 +23,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
 from django.utils.translation import gettext
 
+from clubs.models import Club, Membership, Player
+from clubs.permissions import club_role
 from common.batch import gc_paused
 from common.errors import Forbidden
 from scoring import foldcache, permissions, signals, store
@@ -55,7 +57,6 @@ from scoring.rules.core import Verdict
 from scoring.rules.moves import move_from_dict, move_to_dict
 from scoring.selectors import hand_entries, hand_setup, hand_view_at, match_results, match_sheet
 from scoring.selectors import sheet_of as _sheet
-from tournaments.models import Club, Membership, Player
 
 User = AbstractBaseUser | AnonymousUser
 log = logging.getLogger(__name__)
@@ -147,7 +148,7 @@ def _match_rows(
         )
     assigned = list(scorers)
     _check_scorers(club, assigned)
-    if permissions.club_role(actor, club) == Membership.Role.SCORER:
+    if club_role(actor, club) == Membership.Role.SCORER:
         # Publishing a match and choosing its scorers are a director's (docs/api.md): a scorer's new
         # match is private and his own table.
         if published:
@@ -273,7 +274,7 @@ def match_update(
 
 def _check_scorers(club: Club, scorers: Sequence[Any]) -> None:
     for user in scorers:
-        if permissions.club_role(user, club) not in (Membership.Role.DIRECTOR, Membership.Role.SCORER):
+        if club_role(user, club) not in (Membership.Role.DIRECTOR, Membership.Role.SCORER):
             raise ImpossibleMove(
                 "match.scorer",
                 gettext("{user} is not a scorer or director of {club}").format(user=user, club=club),

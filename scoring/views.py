@@ -20,6 +20,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs.models import Club
+from clubs.permissions import Role, club_role
 from scoring import display, permissions, words
 from scoring.display import Voice
 from scoring.forms import DealForm, GameForm, MatchForm, MoveForm, RulingForm, UndoForm, VersionedForm
@@ -29,7 +31,6 @@ from scoring.rules.cards import LANGUAGES
 from scoring.selectors import hand_audit, hand_replay, hand_state, match_hashes, match_sheet
 from scoring.services import hand_start, match_create, move_record, move_undo, ruling_preview, ruling_record
 from scoring.store import ConcurrencyConflict
-from tournaments.models import Club
 
 
 # ---- clubs and matches ---------------------------------------------------------------------------
@@ -74,7 +75,7 @@ def match_new(request: HttpRequest, club_id: int) -> HttpResponse:
         return render(request, "scoring/match_new.html", {"club": club, "picker": GameForm()})
     game = get_game(picker.cleaned_data["game"])
     form = MatchForm(request.POST or None, game=game, club=club)
-    if permissions.club_role(request.user, club) != permissions.Role.DIRECTOR:
+    if club_role(request.user, club) != Role.DIRECTOR:
         del form.fields["published"]  # publishing a match is a director's (docs/api.md)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from the project: /api/docs/ works with no internet
+    "clubs",
     "scoring",
     "tournaments",
 ]

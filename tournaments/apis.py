@@ -23,10 +23,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.models import Club, Player
 from common.api import VERSIONED_ERRORS, WRITE_ERRORS, ErrorSerializer
 from scoring.apis import GameNameField, id_field, validated
 from tournaments import permissions, selectors, services, tasks
-from tournaments.models import Club, Player, Tournament
+from tournaments.models import Tournament
 from tournaments.standings import METRICS, SCORING_METHODS
 
 # ---- permissions -------------------------------------------------------------------------------------

@@ -6,9 +6,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from clubs.models import Club
 from scoring.demo import match_play_out
 from tournaments import projections, services
-from tournaments.models import Club, Tournament
+from tournaments.models import Tournament
 
 DEMO_LEAGUE = "Lega del martedì"
 # One game a round, in turn: a league night of Tarocchi, then one of Italian Hombre, and so on.

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs.models import Club, Player
 from common.errors import ServiceError
 from scoring.store import ConcurrencyConflict
 from tournaments import display, permissions, selectors, services
@@ -36,7 +37,7 @@ from tournaments.forms import (
     VersionedForm,
     WithdrawForm,
 )
-from tournaments.models import Club, Player, Round, Tournament
+from tournaments.models import Round, Tournament
 from tournaments.standings import default_precedence
 from tournaments.views import LIVE_SECONDS, readable_or_denied
 

@@ -13,10 +13,11 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club, Membership, Player
 from scoring import display as scoring_display
 from scoring.forms import chosen_options, option_field
 from scoring.rules import game_names, get_game
-from tournaments.models import Club, Membership, Player, Tournament
+from tournaments.models import Tournament
 from tournaments.standings import METRICS
 
 # How many criteria the form offers to order: every criterion but the lot, which always ends the list.

@@ -1,4 +1,4 @@
-"""Who may do what with a tournament: the club roles of :mod:`scoring.permissions`, applied to it.
+"""Who may do what with a tournament: the club roles of :mod:`clubs.permissions`, applied to it.
 
 A director of the club runs its tournaments (creates, registers, seats, closes, publishes, rules); its
 scorers record at the tables they are assigned to (a match permission); its members read everything;
@@ -11,8 +11,9 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from scoring.permissions import club_role
-from tournaments.models import Club, Membership, Tournament
+from clubs.models import Club, Membership
+from clubs.permissions import club_role
+from tournaments.models import Tournament
 
 
 def can_read(user: Any, tournament: Tournament) -> bool:

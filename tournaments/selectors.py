@@ -12,12 +12,11 @@ from typing import Any
 from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
 
+from clubs.models import Club, Player
 from scoring.models import Hand, Match
 from scoring.selectors import stream_audit
 from tournaments import ratings
 from tournaments.models import (
-    Club,
-    Player,
     PlayerRating,
     RatingHistory,
     Registration,

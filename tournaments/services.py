@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from clubs.models import Club, Membership, Player
 from common.errors import Invalid, Refused
 from scoring import store, words
 from scoring.events import Event
@@ -28,7 +29,7 @@ from scoring.models import Match
 from scoring.rules import InvalidOptions, RulesError, game_names, get_game
 from scoring.services import User, actor_name, match_create, match_update
 from tournaments import events, projections
-from tournaments.models import Club, Membership, Player, Registration, Round, SitOut, Table, Tournament
+from tournaments.models import Registration, Round, SitOut, Table, Tournament
 from tournaments.seating import SeatingError, plan_seating
 from tournaments.standings import SCORING_METHODS, StandingsError, check_precedence, default_precedence
 

@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
+from clubs.models import Club
 from scoring.models import Hand
 from scoring.selectors import hand_state
 from segnapunti.catalogues import untranslated_in
 from tests.e2e.conftest import ARTIFACTS, shot
 from tests.scoring.api_support import make_people, open_match, play, play_irregular, service_record
-from tournaments.models import Club, Tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

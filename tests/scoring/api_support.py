@@ -13,6 +13,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.test import APIClient
 
+from clubs.models import Club, Membership
 from scoring import services
 from scoring.models import Hand, Match
 from scoring.rules import Game, ImpossibleMove, get_game, move_to_dict
@@ -22,7 +23,6 @@ from scoring.rules.tricks import TrickPlay
 from scoring.selectors import hand_setup
 from tests.rules.playout import Playout, card_turn, play_random
 from tests.scoring.factories import ClubFactory, UserFactory, member
-from tournaments.models import Club, Membership
 
 Role = Membership.Role
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena")

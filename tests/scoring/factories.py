@@ -7,7 +7,7 @@ from typing import Any
 import factory
 from django.contrib.auth.models import User
 
-from tournaments.models import Club, Membership, Player
+from clubs.models import Club, Membership, Player
 
 
 class ClubFactory(factory.django.DjangoModelFactory[Club]):

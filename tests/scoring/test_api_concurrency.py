@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
+from clubs.models import Club
 from scoring import services
 from scoring.models import Hand, StoredEvent
 from scoring.rules import game_names, get_game, move_to_dict
 from scoring.store import ConcurrencyConflict
 from tests.scoring.api_support import NAMES, play, service_record
 from tests.scoring.factories import ClubFactory
-from tournaments.models import Club
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -2,13 +2,13 @@
 
 import pytest
 
+from clubs.models import Club, Membership, Player
 from scoring import store
 from scoring.demo import DEMO_MATCHES, demo_matches_load
 from scoring.events import MoveRecorded
 from scoring.models import Hand, Match
 from scoring.rules import game_names
 from scoring.selectors import hand_view
-from tournaments.models import Club, Membership, Player
 
 pytestmark = pytest.mark.django_db
 

@@ -15,6 +15,7 @@ from django.test import Client, RequestFactory
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from clubs.models import Player
 from common.converters import ID_MAX
 from scoring import selectors
 from scoring.models import Match, MatchSeat, StoredEvent
@@ -32,7 +33,6 @@ from tests.scoring.api_support import (
     record,
     ruling_body,
 )
-from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
 

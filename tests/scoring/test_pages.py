@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import translation
 
+from clubs.models import Club, Player
 from scoring import display, services, store
 from scoring.events import MoveRecorded
 from scoring.models import Hand, Match
@@ -26,7 +27,6 @@ from scoring.selectors import hand_state, match_sheet
 from tests.form_values import form_values
 from tests.scoring.api_support import People
 from tests.scoring.factories import PlayerFactory
-from tournaments.models import Club, Player
 
 pytestmark = pytest.mark.django_db
 

@@ -14,11 +14,11 @@ import jsonschema
 import pytest
 from django.core.management import CommandError, call_command
 
+from clubs.models import Club
 from scoring.models import Match
 from scoring.records import check
 from scoring.rules import game_names
 from tests.scoring.api_support import engine_record
-from tournaments.models import Club
 
 GAMES = game_names()
 ROOT = Path(__file__).parents[2]

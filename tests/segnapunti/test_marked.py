@@ -16,10 +16,11 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils.translation import trans_real
 
+from clubs.models import Club, Player
 from scoring.display import suit_label
 from scoring.models import Hand, Match
 from scoring.rules.cards import DECKS, LANGUAGES, suit_of
-from tournaments.models import Club, Player, Tournament
+from tournaments.models import Tournament
 
 OPEN, CLOSE = "⟦", "⟧"
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from clubs.models import Player
 from scoring import services as scoring_services
 from scoring.models import Match
 from scoring.rules import get_game
@@ -16,7 +17,7 @@ from scoring.selectors import hand_view
 from tests.scoring.api_support import People, Role, make_people, play, service_record
 from tests.scoring.factories import ClubFactory, PlayerFactory, UserFactory, member
 from tournaments import services
-from tournaments.models import Player, Round, Tournament
+from tournaments.models import Round, Tournament
 
 PLAYER_NAMES = (
     "Anna",

@@ -1,6 +1,6 @@
 import pytest
 
-from tournaments.models import Club, Player
+from clubs.models import Club, Player
 from tournaments.tasks import club_roster_export
 
 

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from tournaments.models import Club
+from clubs.models import Club
 
 pytestmark = pytest.mark.django_db
 

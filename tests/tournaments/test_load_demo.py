@@ -3,8 +3,9 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from clubs.models import Club, Player
 from scoring.models import Match
-from tournaments.models import Club, Player, Round, Standings, Tournament
+from tournaments.models import Round, Standings, Tournament
 
 pytestmark = pytest.mark.django_db
 

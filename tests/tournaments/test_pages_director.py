@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from clubs.models import Player
 from scoring import services as scoring_services
 from scoring.models import Hand
 from scoring.rules import get_game, move_to_dict
@@ -24,7 +25,7 @@ from tests.scoring.factories import ClubFactory, PlayerFactory
 from tests.tournaments.page_support import browser, follow, log_size, text
 from tests.tournaments.support import Club, club_with_players, finish_match, open_round, tournament
 from tournaments import services
-from tournaments.models import Player, Registration, Round, Tournament
+from tournaments.models import Registration, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 

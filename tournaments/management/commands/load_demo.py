@@ -3,10 +3,10 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from clubs.models import Club, Player
 from scoring.demo import demo_matches_load, demo_users_load
 from segnapunti.celery import app as celery_app
 from tournaments.demo import demo_league_load
-from tournaments.models import Club, Player
 
 DEMO_CLUB = "Circolo del Tressette"
 DEMO_CITY = "Napoli"
