@@ -28,9 +28,9 @@ django.setup()
 from django.db import connection, connections  # noqa: E402
 
 from clubs.models import Club  # noqa: E402
-from scoring import store  # noqa: E402
-from scoring.events import MoveRecorded  # noqa: E402
+from scoring.log import store  # noqa: E402
 from scoring.handlog import MoveEntry  # noqa: E402
+from scoring.log.events import MoveRecorded  # noqa: E402
 from scoring.records import export_match  # noqa: E402
 from scoring.rules import HandResult, get_game  # noqa: E402
 from scoring.rules.moves import Move  # noqa: E402

@@ -34,8 +34,8 @@ django.setup()
 
 from django.db import connection, connections  # noqa: E402
 
-from scoring import store  # noqa: E402
-from scoring.events import HandStarted, MoveRecorded  # noqa: E402
+from scoring.log import store  # noqa: E402
+from scoring.log.events import HandStarted, MoveRecorded  # noqa: E402
 
 START = HandStarted(game="tressette", options={"target": 31}, seats=("a", "b", "c", "d"), dealer=0)
 BATCH = 50

@@ -24,7 +24,7 @@ class StoredEventQuerySet(models.QuerySet["StoredEvent"]):
 class StoredEvent(models.Model):
     """One event as written: append-only, keyed by (stream, version), ordered globally by position.
 
-    Write through `scoring.store.append`, read through `scoring.store`. On PostgreSQL a trigger
+    Write through `scoring.log.store.append`, read through `scoring.log.store`. On PostgreSQL a trigger
     (migration 0002) rejects UPDATE and DELETE as well, whatever the client.
     """
 
@@ -41,7 +41,7 @@ class StoredEvent(models.Model):
     idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
     # How many events the append that wrote this one held: lets a retry rebuild the original result.
     batch_size = models.PositiveSmallIntegerField(default=1)
-    # The two hash chains of scoring/chain.py (SHA-256), set by the store as it appends; NULL only on a
+    # The two hash chains of scoring/log/chain.py (SHA-256), set by the store as it appends; NULL only on a
     # row that did not come through the store, which `manage.py verify_log` reports.
     stream_hash = models.BinaryField(null=True, editable=False)
     log_hash = models.BinaryField(null=True, editable=False)

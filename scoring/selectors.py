@@ -14,8 +14,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Membership
-from scoring import chain, foldcache, store
-from scoring.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
+from scoring import foldcache
 from scoring.handlog import (
     Entry,
     HandView,
@@ -27,6 +26,8 @@ from scoring.handlog import (
     fold,
     ruled_against,
 )
+from scoring.log import chain, store
+from scoring.log.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
 from scoring.models import Hand, Match, MatchSeat
 from scoring.records import export_hand, export_match
 from scoring.rules import HandResult, ImpossibleMove, Text, game_names, get_game

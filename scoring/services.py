@@ -27,8 +27,7 @@ from clubs.models import Club, Membership, Player
 from clubs.permissions import club_role
 from common.batch import gc_paused
 from common.errors import Forbidden
-from scoring import foldcache, permissions, signals, store
-from scoring.events import Event, HandStarted, MoveRecorded, MoveUndone, RulingRecorded
+from scoring import foldcache, permissions, signals
 from scoring.handlog import (
     Entry,
     HandView,
@@ -42,6 +41,8 @@ from scoring.handlog import (
     fold,
     ruled_against,
 )
+from scoring.log import store
+from scoring.log.events import Event, HandStarted, MoveRecorded, MoveUndone, RulingRecorded
 from scoring.models import Hand, Match, MatchSeat
 from scoring.records import (
     HAND_FORMAT,

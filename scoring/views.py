@@ -25,12 +25,12 @@ from clubs.permissions import Role, club_role
 from scoring import display, permissions, words
 from scoring.display import Voice
 from scoring.forms import DealForm, GameForm, MatchForm, MoveForm, RulingForm, UndoForm, VersionedForm
+from scoring.log.store import ConcurrencyConflict
 from scoring.models import Hand, Match
 from scoring.rules import ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.cards import LANGUAGES
 from scoring.selectors import hand_audit, hand_replay, hand_state, match_hashes, match_sheet
 from scoring.services import hand_start, match_create, move_record, move_undo, ruling_preview, ruling_record
-from scoring.store import ConcurrencyConflict
 
 
 # ---- clubs and matches ---------------------------------------------------------------------------

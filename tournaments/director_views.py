@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club, Player
 from common.errors import ServiceError
-from scoring.store import ConcurrencyConflict
+from scoring.log.store import ConcurrencyConflict
 from tournaments import display, permissions, selectors, services
 from tournaments.forms import (
     AbandonForm,

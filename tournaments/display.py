@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.errors import ServiceError
 from scoring import display as scoring_display
-from scoring.store import ConcurrencyConflict
+from scoring.log.store import ConcurrencyConflict
 from tournaments.models import Tournament
 from tournaments.standings import METRICS
 

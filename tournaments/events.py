@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.events import Event, register
-from scoring.store import RecordedEvent
+from scoring.log.events import Event, register
+from scoring.log.store import RecordedEvent
 
 
 @register

@@ -26,7 +26,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from common.batch import gc_paused
-from scoring import store
+from scoring.log import store
 from scoring.models import Match
 from scoring.selectors import MatchOutcome, match_outcome, match_outcomes_from_log
 from tournaments import events, ratings

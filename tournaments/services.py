@@ -23,8 +23,9 @@ from django.utils.translation import gettext
 
 from clubs.models import Club, Membership, Player
 from common.errors import Invalid, Refused
-from scoring import store, words
-from scoring.events import Event
+from scoring import words
+from scoring.log import store
+from scoring.log.events import Event
 from scoring.models import Match
 from scoring.rules import InvalidOptions, RulesError, game_names, get_game
 from scoring.services import User, actor_name, match_create, match_update

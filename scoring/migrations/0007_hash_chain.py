@@ -1,4 +1,4 @@
-"""Every event carries a stream hash and a log hash (``scoring/chain.py``), so that a rewritten log shows.
+"""Every event carries a stream hash and a log hash (``scoring/log/chain.py``), so that a rewritten log shows.
 
 Rows written before this migration are given their hashes here, in position order (the append-only
 trigger is set aside for that one update, by the table's owner who runs migrations). On PostgreSQL
@@ -131,7 +131,7 @@ def _micros(value):
 
 def backfill(apps, schema_editor):
     """Hash the rows already there, in position order."""
-    from scoring import chain
+    from scoring.log import chain
 
     connection = schema_editor.connection
     postgres = connection.vendor == "postgresql"

@@ -2,8 +2,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from scoring import store
-from scoring.events import HandStarted
+from scoring.log import store
+from scoring.log.events import HandStarted
 from scoring.models import StoredEvent
 
 pytestmark = pytest.mark.django_db

@@ -13,9 +13,9 @@ import pytest
 
 from clubs.models import Club
 from scoring import services
+from scoring.log.store import ConcurrencyConflict
 from scoring.models import Hand, StoredEvent
 from scoring.rules import game_names, get_game, move_to_dict
-from scoring.store import ConcurrencyConflict
 from tests.scoring.api_support import NAMES, play, service_record
 from tests.scoring.factories import ClubFactory
 

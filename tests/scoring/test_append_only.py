@@ -1,8 +1,8 @@
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from scoring import store
-from scoring.events import HandStarted
+from scoring.log import store
+from scoring.log.events import HandStarted
 from scoring.models import AppendOnlyError, StoredEvent
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 
-from scoring import chain, store
-from scoring.events import HandStarted
+from scoring.log import chain, store
+from scoring.log.events import HandStarted
 from tests.scoring.api_support import People, open_match, play, service_record
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]

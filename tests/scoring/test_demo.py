@@ -3,9 +3,9 @@
 import pytest
 
 from clubs.models import Club, Membership, Player
-from scoring import store
 from scoring.demo import DEMO_MATCHES, demo_matches_load
-from scoring.events import MoveRecorded
+from scoring.log import store
+from scoring.log.events import MoveRecorded
 from scoring.models import Hand, Match
 from scoring.rules import game_names
 from scoring.selectors import hand_view

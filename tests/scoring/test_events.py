@@ -2,8 +2,8 @@ from dataclasses import FrozenInstanceError, dataclass
 
 import pytest
 
-from scoring import events, store
-from scoring.events import (
+from scoring.log import events, store
+from scoring.log.events import (
     Event,
     HandClosed,
     HandStarted,

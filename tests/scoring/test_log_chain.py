@@ -19,8 +19,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import chain, services, store
-from scoring.events import HandStarted, MoveRecorded
+from scoring import services
+from scoring.log import chain, store
+from scoring.log.events import HandStarted, MoveRecorded
 from scoring.models import Hand, StoredEvent
 from scoring.selectors import match_export, match_hashes
 from tests.scoring.api_support import People, open_match, play, service_record

@@ -18,8 +18,9 @@ from django.test import Client
 from django.utils import translation
 
 from clubs.models import Club, Player
-from scoring import display, services, store
-from scoring.events import MoveRecorded
+from scoring import display, services
+from scoring.log import store
+from scoring.log.events import MoveRecorded
 from scoring.models import Hand, Match
 from scoring.rules import get_game
 from scoring.rules.moves import move_to_dict

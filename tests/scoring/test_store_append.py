@@ -1,10 +1,10 @@
 import pytest
 from django.db import transaction
 
-from scoring import store
-from scoring.events import HandClosed, HandStarted, MoveRecorded
+from scoring.log import store
+from scoring.log.events import HandClosed, HandStarted, MoveRecorded
+from scoring.log.store import AppendResult, ConcurrencyConflict
 from scoring.models import StoredEvent
-from scoring.store import AppendResult, ConcurrencyConflict
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from scoring import store
-from scoring.events import HandStarted, MoveRecorded
+from scoring.log import store
+from scoring.log.events import HandStarted, MoveRecorded
+from scoring.log.store import AppendResult, ConcurrencyConflict
 from scoring.models import StoredEvent
-from scoring.store import AppendResult, ConcurrencyConflict
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

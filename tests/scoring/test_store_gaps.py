@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from scoring import store
-from scoring.events import MoveRecorded
+from scoring.log import store
+from scoring.log.events import MoveRecorded
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

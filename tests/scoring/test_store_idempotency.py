@@ -1,7 +1,7 @@
 import pytest
 
-from scoring import store
-from scoring.events import HandStarted, MoveRecorded
+from scoring.log import store
+from scoring.log.events import HandStarted, MoveRecorded
 from scoring.models import StoredEvent
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +71,7 @@ def test_a_single_event_retried_at_the_head_of_its_stream_is_the_original_append
 
 def test_refused_and_retried_single_appends_leave_the_hash_chains_whole() -> None:
     """A refused or repeated single append writes nothing, so the next one chains on the last written."""
-    from scoring import chain
+    from scoring.log import chain
 
     store.append("hand-1", [START], expected_version=0, idempotency_key="req-0")
     store.append("hand-1", MOVES[:1], expected_version=1, idempotency_key="req-1")

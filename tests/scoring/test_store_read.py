@@ -1,7 +1,7 @@
 import pytest
 
-from scoring import store
-from scoring.events import HandClosed, HandStarted, MoveRecorded, MoveUndone
+from scoring.log import store
+from scoring.log.events import HandClosed, HandStarted, MoveRecorded, MoveUndone
 
 pytestmark = pytest.mark.django_db
 

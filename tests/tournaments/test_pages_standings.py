@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from scoring import chain
+from scoring.log import chain
 from scoring.models import StoredEvent
 from tests.tournaments.page_support import browser, text
 from tests.tournaments.support import (

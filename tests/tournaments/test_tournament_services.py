@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from common.errors import Invalid, Refused
+from scoring.log.store import ConcurrencyConflict
 from scoring.models import Match, StoredEvent
-from scoring.store import ConcurrencyConflict
 from tests.scoring.factories import ClubFactory, PlayerFactory
 from tests.tournaments.support import (
     Club,

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring import chain, store
+from scoring.log import chain, store
 from scoring.models import Match
 from scoring.selectors import match_hashes
 

@@ -15,7 +15,7 @@ the expected version and the idempotency key is unused (on PostgreSQL by the fun
 indexes make its checks after the lock), so a conflict leaves nothing to undo and needs no savepoint;
 the unique constraints on (stream, version) and (stream, key) stay as the last line of defence.
 
-Every event also carries its stream hash and log hash (``scoring/chain.py``): the store computes each
+Every event also carries its stream hash and log hash (``scoring/log/chain.py``): the store computes each
 event's digest; PostgreSQL's function chains them under the ordering lock; on SQLite the store reads the
 two heads and chains them itself, in the transaction that holds the write lock.
 """
@@ -33,8 +33,8 @@ from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from scoring import chain
-from scoring.events import Event, decode, payload_fields, payload_json
+from scoring.log import chain
+from scoring.log.events import Event, decode, payload_fields, payload_json
 from scoring.models import StoredEvent
 
 # pg_advisory_xact_lock key serialising appends: any constant will do, as long as nothing else uses it.
@@ -259,7 +259,7 @@ def _micros(at: datetime) -> int:
 def _digests(
     stream_id: str, events: Sequence[Event], expected: int, key: str | None, actor: str, now: datetime
 ) -> list[bytes]:
-    """Each event's digest (scoring/chain.py), as it will be stored."""
+    """Each event's digest (scoring/log/chain.py), as it will be stored."""
     at = _micros(now)
     size = len(events)
     return [
