@@ -28,10 +28,10 @@ django.setup()
 from django.db import connection, connections  # noqa: E402
 
 from clubs.models import Club  # noqa: E402
+from scoring.hands.fold import MoveEntry  # noqa: E402
+from scoring.hands.records import export_match  # noqa: E402
 from scoring.log import store  # noqa: E402
-from scoring.handlog import MoveEntry  # noqa: E402
 from scoring.log.events import MoveRecorded  # noqa: E402
-from scoring.records import export_match  # noqa: E402
 from scoring.rules import HandResult, get_game  # noqa: E402
 from scoring.rules.moves import Move  # noqa: E402
 from scoring.services import match_import  # noqa: E402

@@ -1,6 +1,6 @@
 """A worker recording many moves keeps the memory it started with: records moves through the service,
 as the API does, match after match, and prints the process's resident memory every so often (at 10,000
-and 100,000 moves among others). The kept folds are bounded (scoring/foldcache.py); nothing else grows.
+and 100,000 moves among others). The kept folds are bounded (scoring/hands/foldcache.py); nothing else grows.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_memory.py
 """
@@ -27,7 +27,8 @@ django.setup()
 from django.db import connection, connections  # noqa: E402
 
 from clubs.models import Club  # noqa: E402
-from scoring import foldcache, services  # noqa: E402
+from scoring import services  # noqa: E402
+from scoring.hands import foldcache  # noqa: E402
 from scoring.models import Hand, Match  # noqa: E402
 from scoring.rules import Move, get_game, move_to_dict  # noqa: E402
 from scoring.signals import match_changed  # noqa: E402

@@ -36,8 +36,8 @@ from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
 from clubs.models import Club, Membership, Player  # noqa: E402
-from scoring.log import store  # noqa: E402
 from scoring.demo import match_play_out  # noqa: E402
+from scoring.log import store  # noqa: E402
 from scoring.models import Hand, Match, MatchSeat, StoredEvent  # noqa: E402
 from segnapunti.celery import app as celery_app  # noqa: E402
 from tournaments import events, projections, services  # noqa: E402

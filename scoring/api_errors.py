@@ -32,9 +32,9 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from common.errors import ServiceError
 from scoring import display
+from scoring.hands.records import RecordError
 from scoring.log.store import ConcurrencyConflict
 from scoring.models import Match
-from scoring.records import RecordError
 from scoring.rules import ImpossibleMove, InvalidOptions, MalformedMove, RulesError
 
 HTTP_422 = status.HTTP_422_UNPROCESSABLE_ENTITY

@@ -32,9 +32,10 @@ from common.api import (
 )
 from common.converters import ID_MAX
 from common.errors import Refused
-from scoring import records, selectors, services
+from scoring import selectors, services
 from scoring.api_login import refuse_unknown_keys
 from scoring.api_permissions import MatchAccess
+from scoring.hands import records
 from scoring.models import Hand, Match, StoredEvent
 from scoring.rules import game_names
 from scoring.rules.moves import move_json_schema

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club, Player
 from common import safejson
 from scoring import words
-from scoring.handlog import RECTIFICATIONS
+from scoring.hands.fold import RECTIFICATIONS
 from scoring.models import Match
 from scoring.rules import Game, game_names
 from scoring.rules.options import Option

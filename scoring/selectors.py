@@ -14,8 +14,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Membership
-from scoring import foldcache
-from scoring.handlog import (
+from scoring.hands import foldcache
+from scoring.hands.fold import (
     Entry,
     HandView,
     MoveEntry,
@@ -26,14 +26,14 @@ from scoring.handlog import (
     fold,
     ruled_against,
 )
+from scoring.hands.records import export_hand, export_match
+from scoring.hands.snapshot import snapshot
 from scoring.log import chain, store
 from scoring.log.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
 from scoring.models import Hand, Match, MatchSeat
-from scoring.records import export_hand, export_match
 from scoring.rules import HandResult, ImpossibleMove, Text, game_names, get_game
 from scoring.rules.core import Score, jsonable, score_str
 from scoring.rules.moves import move_from_dict, move_to_dict
-from scoring.snapshot import snapshot
 
 
 def _started(events: Sequence[store.RecordedEvent]) -> HandStarted:
@@ -69,7 +69,7 @@ def hand_entries(hand: Hand, events: Sequence[store.RecordedEvent] | None = None
 
 
 def hand_view(hand: Hand) -> HandView:
-    """The hand's fold at the version its row holds (see :mod:`scoring.foldcache`)."""
+    """The hand's fold at the version its row holds (see :mod:`scoring.hands.foldcache`)."""
     view = hand_view_at(hand)
     if not connection.in_atomic_block:  # read outside a write: committed, safe to keep
         foldcache.put(hand.stream_id, hand.version, view)

@@ -27,8 +27,9 @@ from clubs.models import Club, Membership, Player
 from clubs.permissions import club_role
 from common.batch import gc_paused
 from common.errors import Forbidden
-from scoring import foldcache, permissions, signals
-from scoring.handlog import (
+from scoring import permissions, signals
+from scoring.hands import foldcache
+from scoring.hands.fold import (
     Entry,
     HandView,
     MoveEntry,
@@ -41,10 +42,7 @@ from scoring.handlog import (
     fold,
     ruled_against,
 )
-from scoring.log import store
-from scoring.log.events import Event, HandStarted, MoveRecorded, MoveUndone, RulingRecorded
-from scoring.models import Hand, Match, MatchSeat
-from scoring.records import (
+from scoring.hands.records import (
     HAND_FORMAT,
     MATCH_FORMAT,
     RecordError,
@@ -53,6 +51,9 @@ from scoring.records import (
     parse_hand_body,
     record_position,
 )
+from scoring.log import store
+from scoring.log.events import Event, HandStarted, MoveRecorded, MoveUndone, RulingRecorded
+from scoring.models import Hand, Match, MatchSeat
 from scoring.rules import HandResult, ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.core import Verdict
 from scoring.rules.moves import move_from_dict, move_to_dict
@@ -617,7 +618,7 @@ def _write(
     Everything that takes time is done first: the hand's row and, when a finished hand is concerned, the
     match sheet (from the hands' stored results: the same cost at the last hand as at the first). The
     append comes last, so the store's global ordering lock is held for the insert, two row updates and
-    the commit only. Once committed, the fold is kept for the next move (:mod:`scoring.foldcache`).
+    the commit only. Once committed, the fold is kept for the next move (:mod:`scoring.hands.foldcache`).
     """
     was_over = hand.status == Hand.Status.OVER
     hand.status = Hand.Status.OVER if view.over else Hand.Status.IN_PLAY

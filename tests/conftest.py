@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import connection, connections
 from django.utils import translation
 
-from scoring import foldcache
+from scoring.hands import foldcache
 from segnapunti.celery import app as celery_app
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.handlog import (
+from scoring.hands.fold import (
     Entry,
     MoveEntry,
     RulingEntry,

@@ -15,8 +15,8 @@ import jsonschema
 import pytest
 
 from scoring import services
+from scoring.hands.records import RecordError, check
 from scoring.models import Match, StoredEvent
-from scoring.records import RecordError, check
 from scoring.rules import game_names, get_game, move_to_dict
 from scoring.selectors import hand_export, match_export, match_sheet
 from tests.scoring.api_support import (

@@ -15,8 +15,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from clubs.models import Club
+from scoring.hands.records import check
 from scoring.models import Match
-from scoring.records import check
 from scoring.rules import game_names
 from tests.scoring.api_support import engine_record
 

@@ -11,7 +11,8 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from scoring import foldcache, services
+from scoring import services
+from scoring.hands import foldcache
 from scoring.models import Hand
 from scoring.rules import move_to_dict
 from scoring.selectors import hand_view, hand_view_at

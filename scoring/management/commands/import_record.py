@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.models import Club
+from scoring.hands.records import RecordError
 from scoring.management.commands.replay import read_json, record_failure
-from scoring.records import RecordError
 from scoring.services import match_import
 
 

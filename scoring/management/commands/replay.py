@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.records import RecordError, check
+from scoring.hands.records import RecordError, check
 
 MALFORMED = 2  # not a record: unreadable JSON, a field missing or of the wrong type, an unknown option
 IMPOSSIBLE = 3  # a well-formed record of a hand that cannot have happened

@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from scoring.handlog import HandView
+from scoring.hands.fold import HandView
 
 SIZE = 128
 

@@ -3,7 +3,7 @@
 The format is documented in ``docs/record-format.md`` with a JSON Schema beside it. A record names the
 game, its options, the seats, the direction of play, the dealer, the deal where known and the moves in
 the order they happened, rulings included. Checking a record folds it through the rule engine exactly as
-a stored hand is folded (:mod:`scoring.handlog`), so a file and the service always agree.
+a stored hand is folded (:mod:`scoring.hands.fold`), so a file and the service always agree.
 
 Positions: in a record the deal is position 0 and ``moves[i]`` is position ``i + 1``. Irregularities and
 rulings name moves by their index in ``moves`` (``"move": 3`` is ``moves[3]``); index ``-1`` names the
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from scoring.handlog import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, check_log
+from scoring.hands.fold import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, check_log
 from scoring.rules import HandResult, InvalidOptions, MalformedMove, RulesError, Verdict, get_game
 from scoring.rules.core import jsonable, score_str
 from scoring.rules.errors import plain_params
