@@ -31,11 +31,11 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from common.errors import ServiceError
-from scoring import display
 from scoring.hands.records import RecordError
 from scoring.log.store import ConcurrencyConflict
 from scoring.models import Match
 from scoring.rules import ImpossibleMove, InvalidOptions, MalformedMove, RulesError
+from scoring.voice import Voice, error_text
 
 HTTP_422 = status.HTTP_422_UNPROCESSABLE_ENTITY
 RETRY_AFTER_SECONDS = 5
@@ -76,7 +76,7 @@ def _without_nul(value: Any) -> Any:
 def _answer(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RulesError):
         body = exc.as_dict()
-        body["message"] = display.error_text(exc, _voice(context))  # the code, field and params stay
+        body["message"] = error_text(exc, _voice(context))  # the code, field and params stay
         return Response(body, status=rules_status(exc))
     if isinstance(exc, ServiceError):
         return Response(exc.as_dict(), status=exc.status_code)
@@ -146,7 +146,7 @@ def _answer(exc: Exception, context: dict[str, Any]) -> Response | None:
     return response
 
 
-def _voice(context: dict[str, Any]) -> display.Voice:
+def _voice(context: dict[str, Any]) -> Voice:
     """How an error about a match's hand is worded: its seats by the players' names and its cards by
     their names; outside a match, seats by number and cards by their codes."""
     view = context.get("view")
@@ -155,8 +155,8 @@ def _voice(context: dict[str, Any]) -> display.Voice:
         match = Match.objects.filter(pk=match_id).only("game").first()
         if match is not None:
             seats = list(match.seats.values_list("name", flat=True))
-            return display.Voice.of(match.game, seats)
-    return display.Voice.plain()
+            return Voice.of(match.game, seats)
+    return Voice.plain()
 
 
 # The validation codes of a reference to something that is not there (a club id, a username).

@@ -23,7 +23,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs.models import Club
 from clubs.permissions import Role, club_role
 from scoring import display, permissions, words
-from scoring.display import Voice
 from scoring.forms import DealForm, GameForm, MatchForm, MoveForm, RulingForm, UndoForm, VersionedForm
 from scoring.log.store import ConcurrencyConflict
 from scoring.models import Hand, Match
@@ -31,6 +30,7 @@ from scoring.rules import ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.cards import LANGUAGES
 from scoring.selectors import hand_audit, hand_replay, hand_state, match_hashes, match_sheet
 from scoring.services import hand_start, match_create, move_record, move_undo, ruling_preview, ruling_record
+from scoring.voice import Voice, error_text, verdict_text
 
 
 # ---- clubs and matches ---------------------------------------------------------------------------
@@ -116,7 +116,7 @@ def match_new(request: HttpRequest, club_id: int) -> HttpResponse:
 
 def _form_error(form: Any, exc: RulesError, voice: Voice, *, prefix: str = "") -> None:
     """Attach an engine or service error, in words, to the field it names, or to the form."""
-    text = display.error_text(exc, voice)
+    text = error_text(exc, voice)
     for name in (f"{prefix}{exc.field}", exc.field):
         if name and name in form.fields:
             form.add_error(name, text)
@@ -159,7 +159,7 @@ def hand_next(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         hand = hand_start(match=match, actor=request.user)
     except RulesError as exc:
-        messages.error(request, display.error_text(exc, _voice(request, match)))
+        messages.error(request, error_text(exc, _voice(request, match)))
         return redirect("pages:match-sheet", match_id=match.pk)
     return redirect("pages:hand-table", match_id=match.pk, number=hand.number)
 
@@ -196,9 +196,9 @@ def hand_move(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
             actor=request.user,
         )
     except MalformedMove as exc:
-        return _refused(request, hand, display.error_text(exc, voice), 400, form)
+        return _refused(request, hand, error_text(exc, voice), 400, form)
     except ImpossibleMove as exc:
-        return _refused(request, hand, display.error_text(exc, voice), 422, form)
+        return _refused(request, hand, error_text(exc, voice), 422, form)
     except ConcurrencyConflict as exc:
         return _refused(request, hand, _stale(exc), 409)
     if outcome.replayed:
@@ -207,7 +207,7 @@ def hand_move(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
         label = display.label_with_seat(data["move_dict"], voice)
         messages.success(request, _("Recorded: {move}").format(move=label))
         for verdict in outcome.verdicts:
-            text = display.verdict_text(verdict.as_dict(), voice)
+            text = verdict_text(verdict.as_dict(), voice)
             messages.warning(
                 request, _("Irregular, flagged for the director: {verdict}").format(verdict=text)
             )
@@ -230,7 +230,7 @@ def hand_undo(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
             reason=form.cleaned_data["reason"],
         )
     except RulesError as exc:
-        return _refused(request, hand, display.error_text(exc, _voice(request, hand.match)), 422)
+        return _refused(request, hand, error_text(exc, _voice(request, hand.match)), 422)
     except ConcurrencyConflict as exc:
         return _refused(request, hand, _stale(exc), 409)
     messages.success(request, _("Last move undone."))
@@ -511,7 +511,7 @@ CARD_LANGUAGE = "card_language"
 
 def _voice(request: HttpRequest, match: Match, seats: Sequence[str] | None = None) -> Voice:
     """How this page names the match's cards and seats. ``?lang=`` chooses the language of the card names
-    for this game, kept for the session; otherwise the game's default (``display.card_language``)."""
+    for this game, kept for the session; otherwise the game's default (``voice.card_language``)."""
     chosen: dict[str, str] = dict(request.session.get(CARD_LANGUAGE) or {})
     asked = request.GET.get("lang")
     if asked in LANGUAGES and chosen.get(match.game) != asked:

@@ -9,7 +9,7 @@ import pytest
 from django.utils import translation
 
 from scoring import display
-from scoring.display import Voice
+from scoring.voice import Voice, verdict_text
 
 SEATS = ["Anna", "Bruno", "Carla", "Dario"]
 
@@ -80,13 +80,13 @@ def test_an_engine_message_is_put_into_words_by_the_names_of_its_parameters() ->
         "message": "seat 2 did not follow S with KH in trick 3",
     }
 
-    assert display.verdict_text(verdict, v) == "Bruno did not follow swords with King of cups in trick 3"
+    assert verdict_text(verdict, v) == "Bruno did not follow swords with King of cups in trick 3"
 
 
 def test_a_verdict_stored_before_templates_says_its_rule_and_who_broke_it() -> None:
     old = {"rule": "tarocchi.king", "seat": 3, "message": "seat 3 broke the King rule in trick 2"}
 
-    assert display.verdict_text(old, Voice.of("tressette", SEATS)) == "Dario: Broke the King rule"
+    assert verdict_text(old, Voice.of("tressette", SEATS)) == "Dario: Broke the King rule"
 
 
 def test_a_seat_beyond_the_table_is_numbered_from_one() -> None:

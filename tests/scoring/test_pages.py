@@ -25,6 +25,7 @@ from scoring.models import Hand, Match
 from scoring.rules import get_game
 from scoring.rules.moves import move_to_dict
 from scoring.selectors import hand_state, match_sheet
+from scoring.voice import Voice
 from tests.form_values import form_values
 from tests.scoring.api_support import People
 from tests.scoring.factories import PlayerFactory
@@ -848,4 +849,4 @@ def test_a_barbu_contract_is_named_not_coded(lang: str, said: str) -> None:
     move = {"type": "choose", "seat": 0, "choice": "contract", "value": "NPD"}
 
     with translation.override(lang):
-        assert display.move_label(move, display.Voice.of("barbu", ["a", "b", "c", "d"])) == said
+        assert display.move_label(move, Voice.of("barbu", ["a", "b", "c", "d"])) == said

@@ -17,9 +17,9 @@ from django.test import Client
 from django.utils.translation import trans_real
 
 from clubs.models import Club, Player
-from scoring.display import suit_label
 from scoring.models import Hand, Match
 from scoring.rules.cards import DECKS, LANGUAGES, suit_of
+from scoring.voice import suit_label
 from tournaments.models import Tournament
 
 OPEN, CLOSE = "⟦", "⟧"
