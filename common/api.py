@@ -1,6 +1,6 @@
 """What every part of the API shares: the one error body and the text patterns its schema declares.
 
-Every error the API answers (``scoring/api_errors.py`` maps them) has the body of :class:`ErrorSerializer`;
+Every error the API answers (``scoring/api/errors.py`` maps them) has the body of :class:`ErrorSerializer`;
 a stale version adds the versions (:class:`ConflictSerializer`). The schema class
 (``segnapunti/openapi.py``) adds that body to every operation, so it lives here, below both apps' APIs.
 """

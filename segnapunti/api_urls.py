@@ -1,6 +1,6 @@
 """The whole API under ``/api/``, in one namespace: scoring's routes and the tournaments'."""
 
-from scoring import api_urls as scoring_api
+from scoring.api import urls as scoring_api
 from tournaments import api_urls as tournaments_api
 
 app_name = "api"

@@ -1,7 +1,7 @@
 """The API's OpenAPI schema says every answer an operation can give, not only its successes.
 
 drf-spectacular documents what a view declares. Every operation of this API can also answer the errors
-of ``scoring/api_errors.py`` in the one error body (``{"code", "message", "field"}``), for reasons that
+of ``scoring/api/errors.py`` in the one error body (``{"code", "message", "field"}``), for reasons that
 belong to the whole API rather than to a view: a bad token (401), a permission (403), an id that names
 nothing (404), a malformed body or query (400), a body too large (413) or of another type (415), a rule
 that refuses a well-formed write (422), a stale version (409), a throttle (429), the database out of

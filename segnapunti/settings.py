@@ -197,16 +197,16 @@ REST_FRAMEWORK = {
     # Token first: an API call without credentials then answers 401 with "WWW-Authenticate: Token".
     # The session serves the browsable docs and pages that call the API, with Django's CSRF check.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "scoring.api_auth.QuickTokenAuthentication",
+        "scoring.api.auth.QuickTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "segnapunti.openapi.AutoSchema",
-    # One error body for the whole API: {"code", "message", "field"} (scoring/api_errors.py).
-    "EXCEPTION_HANDLER": "scoring.api_errors.exception_handler",
+    # One error body for the whole API: {"code", "message", "field"} (scoring/api/errors.py).
+    "EXCEPTION_HANDLER": "scoring.api.errors.exception_handler",
     # JSON read so that no body can crash a request (common/safejson.py).
     # JSON only: the API's bodies are nested (moves, records), which forms cannot carry; the token
-    # endpoint alone also reads forms (scoring/api_login.py).
+    # endpoint alone also reads forms (scoring/api/login.py).
     "DEFAULT_PARSER_CLASSES": ["common.safejson.SafeJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Per address and per user name for sign-ins and tokens; per user for checking records. Counted in
@@ -229,7 +229,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,  # request bodies their own components: non-blank texts say so
-    "ENUM_NAME_OVERRIDES": {"GameName": "scoring.apis.GAME_NAMES"},
+    "ENUM_NAME_OVERRIDES": {"GameName": "scoring.api.views.GAME_NAMES"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "segnapunti.openapi.forbid_nul",

@@ -1,10 +1,11 @@
 """The tournament API: tournaments and leagues, registrations, rounds and their tables, standings (JSON
 and CSV), the audit trail, and players' ratings.
 
-One view per operation, as in :mod:`scoring.apis` (whose input helpers and error bodies it shares): a view
-validates its input, checks the permission (:mod:`tournaments.permissions`), calls one service, selector
-or task, and serializes. Every write carries the ``expected_version`` of the tournament's stream: a stale
-one answers 409 with the current version, so two directors cannot open the same round twice.
+One view per operation, as in :mod:`scoring.api.views` (whose input helpers it shares, and the error
+bodies of :mod:`common.api`): a view validates its input, checks the permission
+(:mod:`tournaments.permissions`), calls one service, selector or task, and serializes. Every write
+carries the ``expected_version`` of the tournament's stream: a stale one answers 409 with the current
+version, so two directors cannot open the same round twice.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from rest_framework.views import APIView
 
 from clubs.models import Club, Player
 from common.api import VERSIONED_ERRORS, WRITE_ERRORS, ErrorSerializer
-from scoring.apis import GameNameField, id_field, validated
+from scoring.api.views import GameNameField, id_field, validated
 from tournaments import permissions, selectors, services, tasks
 from tournaments.models import Tournament
 from tournaments.standings import METRICS, SCORING_METHODS

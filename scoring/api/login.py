@@ -1,6 +1,6 @@
 """The token endpoint: DRF's, with the project's JSON parser and the sign-in throttles.
 
-Kept apart from :mod:`scoring.api_auth`, which the REST framework's settings import while its views
+Kept apart from :mod:`scoring.api.auth`, which the REST framework's settings import while its views
 module is still loading.
 """
 

@@ -2,8 +2,8 @@
 
 One view per operation (a path that lists and creates holds the two operations, each with its own
 serializers). A view validates its input with its nested input serializer, checks the permission
-(:mod:`scoring.api_permissions`), calls one service or selector and serializes the output; errors are
-mapped to HTTP in one place (:mod:`scoring.api_errors`). Every write passes ``actor=request.user``.
+(:mod:`scoring.api.permissions`), calls one service or selector and serializes the output; errors are
+mapped to HTTP in one place (:mod:`scoring.api.errors`). Every write passes ``actor=request.user``.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from common.api import (
 from common.converters import ID_MAX
 from common.errors import Refused
 from scoring import selectors, services
-from scoring.api_login import refuse_unknown_keys
-from scoring.api_permissions import MatchAccess
+from scoring.api.login import refuse_unknown_keys
+from scoring.api.permissions import MatchAccess
 from scoring.hands import records
 from scoring.models import Hand, Match, StoredEvent
 from scoring.rules import game_names
