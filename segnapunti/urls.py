@@ -10,7 +10,7 @@ urlpatterns = [
     path("", include("tournaments.page_urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", include("scoring.page_urls")),
+    path("", include("scoring.pages.urls")),
     path("api/", include("segnapunti.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -18,8 +18,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import ServiceError
-from scoring import display as scoring_display
 from scoring.log.store import ConcurrencyConflict
+from scoring.pages import display as scoring_display
 from tournaments.models import Tournament
 from tournaments.standings import METRICS
 

@@ -14,8 +14,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Membership, Player
-from scoring import display as scoring_display
-from scoring.forms import chosen_options, option_field
+from scoring.pages import display as scoring_display
+from scoring.pages.forms import chosen_options, option_field
 from scoring.rules import game_names, get_game
 from tournaments.models import Tournament
 from tournaments.standings import METRICS

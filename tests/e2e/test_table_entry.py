@@ -169,7 +169,7 @@ def test_a_keyed_card_already_played_is_refused_in_place(signed_in: Callable[[An
 
 
 def _json(move: Any) -> str:
-    """The value of the move's button, as the page writes it (scoring/display.py)."""
+    """The value of the move's button, as the page writes it (scoring/pages/display.py)."""
     return json.dumps(move_to_dict(move), separators=(",", ":"))
 
 

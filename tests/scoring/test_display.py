@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from django.utils import translation
 
-from scoring import display
+from scoring.pages import display
 from scoring.voice import Voice, verdict_text
 
 SEATS = ["Anna", "Bruno", "Carla", "Dario"]

@@ -18,10 +18,11 @@ from django.test import Client
 from django.utils import translation
 
 from clubs.models import Club, Player
-from scoring import display, services
+from scoring import services
 from scoring.log import store
 from scoring.log.events import MoveRecorded
 from scoring.models import Hand, Match
+from scoring.pages import display
 from scoring.rules import get_game
 from scoring.rules.moves import move_to_dict
 from scoring.selectors import hand_state, match_sheet

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from scoring import display as scoring_display
+from scoring.pages import display as scoring_display
 from tournaments import display
 
 register = template.Library()

@@ -2,7 +2,7 @@
 sheet, the replay viewer and the director's ruling form.
 
 Views check the permission (``scoring.permissions``), validate the form, call one service or selector,
-and render; :mod:`scoring.display` arranges what the selectors return for the templates.
+and render; :mod:`scoring.pages.display` arranges what the selectors return for the templates.
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club
 from clubs.permissions import Role, club_role
-from scoring import display, permissions, words
-from scoring.forms import DealForm, GameForm, MatchForm, MoveForm, RulingForm, UndoForm, VersionedForm
+from scoring import permissions, words
 from scoring.log.store import ConcurrencyConflict
 from scoring.models import Hand, Match
+from scoring.pages import display
+from scoring.pages.forms import DealForm, GameForm, MatchForm, MoveForm, RulingForm, UndoForm, VersionedForm
 from scoring.rules import ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.cards import LANGUAGES
 from scoring.selectors import hand_audit, hand_replay, hand_state, match_hashes, match_sheet

@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 import common.converters  # noqa: F401  (registers <id:...>)
-from scoring import views
+from scoring.pages import views
 
 app_name = "pages"
 
