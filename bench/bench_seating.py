@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.seating import plan_seating  # noqa: E402
+from tournaments.plan.seating import plan_seating  # noqa: E402
 
 DESIGNS = ((15, 3, 7), (16, 4, 5), (32, 4, 9), (9, 3, 4), (21, 3, 10))
 

@@ -29,7 +29,7 @@ from common.api import VERSIONED_ERRORS, WRITE_ERRORS, ErrorSerializer
 from scoring.api.views import GameNameField, id_field, validated
 from tournaments import permissions, selectors, services, tasks
 from tournaments.models import Tournament
-from tournaments.standings import METRICS, SCORING_METHODS
+from tournaments.plan.standings import METRICS, SCORING_METHODS
 
 # ---- permissions -------------------------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ from tournaments.forms import (
     WithdrawForm,
 )
 from tournaments.models import Round, Tournament
-from tournaments.standings import default_precedence
+from tournaments.plan.standings import default_precedence
 from tournaments.views import LIVE_SECONDS, readable_or_denied
 
 

@@ -21,7 +21,7 @@ from common.errors import ServiceError
 from scoring.log.store import ConcurrencyConflict
 from scoring.pages import display as scoring_display
 from tournaments.models import Tournament
-from tournaments.standings import METRICS
+from tournaments.plan.standings import METRICS
 
 
 # ---- numbers and names -------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from scoring.pages import display as scoring_display
 from scoring.pages.forms import chosen_options, option_field
 from scoring.rules import game_names, get_game
 from tournaments.models import Tournament
-from tournaments.standings import METRICS
+from tournaments.plan.standings import METRICS
 
 # How many criteria the form offers to order: every criterion but the lot, which always ends the list.
 TIEBREAK_SLOTS = len(METRICS) - 1

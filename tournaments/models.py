@@ -132,7 +132,7 @@ class Standings(models.Model):
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="standings")
     position = models.BigIntegerField(default=0)
     as_of = models.DateTimeField(null=True, blank=True)  # time of the latest event included
-    ledger = models.JSONField(default=dict)  # the running sums (tournaments.standings.Ledger)
+    ledger = models.JSONField(default=dict)  # the running sums (tournaments.plan.standings.Ledger)
     data = models.JSONField(default=dict)  # rows, metrics, notes: what the API and the page show
     updated_at = models.DateTimeField(default=timezone.now)
 

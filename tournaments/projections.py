@@ -29,7 +29,7 @@ from common.batch import gc_paused
 from scoring.log import store
 from scoring.models import Match
 from scoring.selectors import MatchOutcome, match_outcome, match_outcomes_from_log
-from tournaments import events, ratings
+from tournaments import events
 from tournaments.models import (
     PlayerRating,
     RatedMatch,
@@ -42,7 +42,8 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.standings import (
+from tournaments.plan import ratings
+from tournaments.plan.standings import (
     Contribution,
     Ledger,
     SitOut,

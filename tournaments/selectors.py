@@ -15,7 +15,6 @@ from django.shortcuts import get_object_or_404
 from clubs.models import Club, Player
 from scoring.models import Hand, Match
 from scoring.selectors import stream_audit
-from tournaments import ratings
 from tournaments.models import (
     PlayerRating,
     RatingHistory,
@@ -26,7 +25,8 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.standings import METRICS, show, table_result
+from tournaments.plan import ratings
+from tournaments.plan.standings import METRICS, show, table_result
 
 
 def club_list() -> QuerySet[Club]:

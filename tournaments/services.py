@@ -1,5 +1,5 @@
 """Writes of the tournament half: create a tournament or league, change its settings, register players,
-open a round (seated by :mod:`tournaments.seating`, its tables' matches created with it), abandon a
+open a round (seated by :mod:`tournaments.plan.seating`, its tables' matches created with it), abandon a
 table, close a round, publish the standings.
 
 Every write is an event on the tournament's stream (:mod:`tournaments.events`), appended at the version
@@ -31,8 +31,8 @@ from scoring.rules import InvalidOptions, RulesError, game_names, get_game
 from scoring.services import User, actor_name, match_create, match_update
 from tournaments import events, projections
 from tournaments.models import Registration, Round, SitOut, Table, Tournament
-from tournaments.seating import SeatingError, plan_seating
-from tournaments.standings import SCORING_METHODS, StandingsError, check_precedence, default_precedence
+from tournaments.plan.seating import SeatingError, plan_seating
+from tournaments.plan.standings import SCORING_METHODS, StandingsError, check_precedence, default_precedence
 
 log = logging.getLogger(__name__)
 

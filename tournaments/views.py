@@ -17,8 +17,9 @@ from django.utils import formats
 from django.utils.translation import gettext, ngettext
 
 from scoring import selectors as scoring_selectors
-from tournaments import charts, display, permissions, ratings, selectors
+from tournaments import charts, display, permissions, selectors
 from tournaments.models import Tournament
+from tournaments.plan import ratings
 
 LIVE_ROWS = 10  # the top of the standings a room screen shows
 LIVE_COLUMNS = 3  # and the first criteria

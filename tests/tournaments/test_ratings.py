@@ -13,7 +13,7 @@ from scoring.models import Match
 from tests.tournaments.support import Club, club_with_players, finish_match, open_round, tournament
 from tournaments import projections
 from tournaments.models import PlayerRating, RatedMatch, RatingHistory
-from tournaments.ratings import DEFAULT, Contest, contests, ordinal, rate
+from tournaments.plan.ratings import DEFAULT, Contest, contests, ordinal, rate
 
 
 def test_tressette_at_four_is_side_against_side_with_the_winners_first() -> None:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.seating import (
+from tournaments.plan.seating import (
     SeatingError,
     SeatingPlan,
     kirkman_rounds,

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.standings import (
+from tournaments.plan.standings import (
     METRICS,
     Ledger,
     Row,

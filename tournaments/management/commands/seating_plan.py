@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.seating import SeatingError, plan_seating
+from tournaments.plan.seating import SeatingError, plan_seating
 
 
 def sizes(text: str) -> tuple[int, ...]:

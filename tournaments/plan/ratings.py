@@ -21,7 +21,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from tournaments.standings import shared_ranks
+from tournaments.plan.standings import shared_ranks
 
 PER_HAND_GAMES = frozenset({"hombre_it", "lhombre"})
 
