@@ -1,7 +1,7 @@
 """The whole API under ``/api/``, in one namespace: scoring's routes and the tournaments'."""
 
 from scoring.api import urls as scoring_api
-from tournaments import api_urls as tournaments_api
+from tournaments.api import urls as tournaments_api
 
 app_name = "api"
 
