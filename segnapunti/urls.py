@@ -3,11 +3,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 import common.converters  # noqa: F401  (registers <id:...>)
-from tournaments import views as tournament_views
+from tournaments.pages import views as tournament_views
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
-    path("", include("tournaments.page_urls")),
+    path("", include("tournaments.pages.urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scoring.pages.urls")),

@@ -13,8 +13,8 @@ import pytest
 
 from tests.e2e.conftest import ARTIFACTS, PHONE, shot
 from tests.tournaments.support import club_with_players, finish_round
-from tournaments import director_views
 from tournaments.models import Round, Standings, Tournament
+from tournaments.pages import director as director_pages
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,7 +24,7 @@ PASSWORD = "una-sera-al-circolo"
 
 def test_a_director_runs_a_tournament_night(signed_in: Any, settings: Any, monkeypatch: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    monkeypatch.setattr(director_views, "LIVE_SECONDS", 1)  # the round page asks for news every second
+    monkeypatch.setattr(director_pages, "LIVE_SECONDS", 1)  # the round page asks for news every second
     club = club_with_players(6)
     director = club.director
     director.set_password(PASSWORD)

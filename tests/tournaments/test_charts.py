@@ -1,4 +1,4 @@
-"""The rating chart's geometry (``tournaments/charts.py``): pure Python, no database."""
+"""The rating chart's geometry (``tournaments/pages/charts.py``): pure Python, no database."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.charts import line_chart, nice_ticks
+from tournaments.pages.charts import line_chart, nice_ticks
 
 
 def test_ticks_are_round_values_that_cover_the_range() -> None:

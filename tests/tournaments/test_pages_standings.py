@@ -23,8 +23,9 @@ from tests.tournaments.support import (
     open_round,
     tournament,
 )
-from tournaments import display, services
+from tournaments import services
 from tournaments.models import Standings, Tournament
+from tournaments.pages import display
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from typing import Any
 from django import template
 
 from scoring.pages import display as scoring_display
-from tournaments import display
+from tournaments.pages import display
 
 register = template.Library()
 

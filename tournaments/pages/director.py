@@ -25,8 +25,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs.models import Club, Player
 from common.errors import ServiceError
 from scoring.log.store import ConcurrencyConflict
-from tournaments import display, permissions, selectors, services
-from tournaments.forms import (
+from tournaments import permissions, selectors, services
+from tournaments.models import Round, Tournament
+from tournaments.pages import display
+from tournaments.pages.forms import (
     AbandonForm,
     JoinForm,
     OpenRoundForm,
@@ -37,9 +39,8 @@ from tournaments.forms import (
     VersionedForm,
     WithdrawForm,
 )
-from tournaments.models import Round, Tournament
+from tournaments.pages.views import LIVE_SECONDS, readable_or_denied
 from tournaments.plan.standings import default_precedence
-from tournaments.views import LIVE_SECONDS, readable_or_denied
 
 
 # ---- access ------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Public pages of the tournament half: the home page, the tournaments list, a tournament's printable
 standings, the live board for a screen in the club room, and a player's history and ratings. Each page
-checks who may read it, calls selectors and renders; :mod:`tournaments.display` words what they return.
-The director's pages are in :mod:`tournaments.director_views`."""
+checks who may read it, calls selectors and renders; :mod:`tournaments.pages.display` words what they return.
+The director's pages are in :mod:`tournaments.pages.director`."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from django.utils import formats
 from django.utils.translation import gettext, ngettext
 
 from scoring import selectors as scoring_selectors
-from tournaments import charts, display, permissions, selectors
+from tournaments import permissions, selectors
 from tournaments.models import Tournament
+from tournaments.pages import charts, display
 from tournaments.plan import ratings
 
 LIVE_ROWS = 10  # the top of the standings a room screen shows
