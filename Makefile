@@ -58,6 +58,7 @@ browser:
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 # mypy's Django plugin loads the settings: the development ones.
 typecheck: export DEBUG ?= true

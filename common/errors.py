@@ -40,3 +40,14 @@ class Forbidden(ServiceError):
     """The request is well formed but this user's role may not make it: 403, and nothing was written."""
 
     status_code = 403
+
+
+class ConcurrencyConflict(Exception):
+    """An event stream is not at the version the writer expected: somebody else appended first (raised by
+the store, ``scoring.log.store``; the API answers 409 with both versions)."""
+
+    def __init__(self, stream_id: str, expected: int, actual: int) -> None:
+        super().__init__(f"stream {stream_id!r} is at version {actual}, not the expected {expected}")
+        self.stream_id = stream_id
+        self.expected = expected
+        self.actual = actual

@@ -26,7 +26,7 @@ from django.utils.translation import gettext
 from clubs.models import Club, Membership, Player
 from clubs.permissions import club_role
 from common.batch import gc_paused
-from common.errors import Forbidden
+from common.errors import ConcurrencyConflict, Forbidden
 from scoring import permissions, signals
 from scoring.hands import foldcache
 from scoring.hands.fold import (
@@ -549,7 +549,7 @@ def _check_version(hand: Hand, expected_version: Any) -> None:
             "version.malformed", gettext("expected_version must be a whole number"), field="expected_version"
         )
     if hand.version != expected_version:
-        raise store.ConcurrencyConflict(hand.stream_id, expected_version, hand.version)
+        raise ConcurrencyConflict(hand.stream_id, expected_version, hand.version)
 
 
 def _events_at(hand: Hand, expected_version: int) -> list[store.RecordedEvent]:

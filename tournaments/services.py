@@ -22,14 +22,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from clubs.models import Club, Membership, Player
-from common.errors import Invalid, Refused
+from common.errors import ConcurrencyConflict, Invalid, Refused
 from scoring import words
 from scoring.log import store
 from scoring.log.events import Event
 from scoring.models import Match
 from scoring.rules import InvalidOptions, RulesError, game_names, get_game
 from scoring.services import User, actor_name, match_create, match_update
-from tournaments import events, projections
+from tournaments import events, projections, tasks
 from tournaments.models import Registration, Round, SitOut, Table, Tournament
 from tournaments.plan.seating import SeatingError, plan_seating
 from tournaments.plan.standings import SCORING_METHODS, StandingsError, check_precedence, default_precedence
@@ -236,7 +236,7 @@ def _lock(tournament: Tournament, expected_version: Any) -> Tournament:
         )
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if locked.version != expected_version:
-        raise store.ConcurrencyConflict(locked.stream_id, expected_version, locked.version)
+        raise ConcurrencyConflict(locked.stream_id, expected_version, locked.version)
     return locked
 
 
@@ -712,3 +712,9 @@ def round_close(
         rnd.closed_position = appended.positions[-1]
         rnd.save(update_fields=["status", "closed_at", "closed_position"])
     return rnd
+
+
+def standings_rebuild_queue(*, tournament: Tournament) -> bool:
+    """Ask a worker to compute the tournament's standings (and ratings) again from the event log; whether
+    the request reached the broker (if not, the periodic catch-up will see to it)."""
+    return tasks.enqueue(tasks.standings_rebuild, tournament.pk)

@@ -30,9 +30,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from common.errors import ServiceError
+from common.errors import ConcurrencyConflict, ServiceError
 from scoring.hands.records import RecordError
-from scoring.log.store import ConcurrencyConflict
 from scoring.models import Match
 from scoring.rules import ImpossibleMove, InvalidOptions, MalformedMove, RulesError
 from scoring.voice import Voice, error_text

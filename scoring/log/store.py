@@ -33,22 +33,13 @@ from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from common.errors import ConcurrencyConflict
 from scoring.log import chain
 from scoring.log.events import Event, decode, payload_fields, payload_json
 from scoring.models import StoredEvent
 
 # pg_advisory_xact_lock key serialising appends: any constant will do, as long as nothing else uses it.
 APPEND_LOCK_KEY = 0x5E67A9
-
-
-class ConcurrencyConflict(Exception):
-    """The stream is not at the version the writer expected: somebody else appended first."""
-
-    def __init__(self, stream_id: str, expected: int, actual: int) -> None:
-        super().__init__(f"stream {stream_id!r} is at version {actual}, not the expected {expected}")
-        self.stream_id = stream_id
-        self.expected = expected
-        self.actual = actual
 
 
 @dataclass(frozen=True)

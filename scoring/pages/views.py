@@ -22,8 +22,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club
 from clubs.permissions import Role, club_role
+from common.errors import ConcurrencyConflict
 from scoring import permissions, words
-from scoring.log.store import ConcurrencyConflict
 from scoring.models import Hand, Match
 from scoring.pages import display
 from scoring.pages.forms import DealForm, GameForm, MatchForm, MoveForm, RulingForm, UndoForm, VersionedForm

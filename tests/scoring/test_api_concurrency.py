@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from clubs.models import Club
+from common.errors import ConcurrencyConflict
 from scoring import services
-from scoring.log.store import ConcurrencyConflict
 from scoring.models import Hand, StoredEvent
 from scoring.rules import game_names, get_game, move_to_dict
 from tests.scoring.api_support import NAMES, play, service_record

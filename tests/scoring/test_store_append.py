@@ -1,9 +1,10 @@
 import pytest
 from django.db import transaction
 
+from common.errors import ConcurrencyConflict
 from scoring.log import store
 from scoring.log.events import HandClosed, HandStarted, MoveRecorded
-from scoring.log.store import AppendResult, ConcurrencyConflict
+from scoring.log.store import AppendResult
 from scoring.models import StoredEvent
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from django.db import transaction
 
+from common.errors import ConcurrencyConflict
 from scoring.log import store
 from scoring.log.events import HandStarted, MoveRecorded
-from scoring.log.store import AppendResult, ConcurrencyConflict
+from scoring.log.store import AppendResult
 from scoring.models import StoredEvent
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

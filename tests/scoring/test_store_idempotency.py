@@ -1,5 +1,6 @@
 import pytest
 
+from common.errors import ConcurrencyConflict
 from scoring.log import store
 from scoring.log.events import HandStarted, MoveRecorded
 from scoring.models import StoredEvent
@@ -76,9 +77,9 @@ def test_refused_and_retried_single_appends_leave_the_hash_chains_whole() -> Non
     store.append("hand-1", [START], expected_version=0, idempotency_key="req-0")
     store.append("hand-1", MOVES[:1], expected_version=1, idempotency_key="req-1")
     store.append("hand-1", MOVES[:1], expected_version=1, idempotency_key="req-1")  # a retry
-    with pytest.raises(store.ConcurrencyConflict):
+    with pytest.raises(ConcurrencyConflict):
         store.append("hand-1", MOVES[1:], expected_version=1, idempotency_key="req-2")  # stale
-    with pytest.raises(store.ConcurrencyConflict):
+    with pytest.raises(ConcurrencyConflict):
         store.append("hand-1", MOVES[1:], expected_version=5, idempotency_key="req-3")  # ahead
     store.append("hand-1", MOVES[1:], expected_version=2, idempotency_key="req-2")
 

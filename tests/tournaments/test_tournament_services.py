@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from common.errors import Invalid, Refused
-from scoring.log.store import ConcurrencyConflict
+from common.errors import ConcurrencyConflict, Invalid, Refused
 from scoring.models import Match, StoredEvent
 from tests.scoring.factories import ClubFactory, PlayerFactory
 from tests.tournaments.support import (

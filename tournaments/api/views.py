@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 from clubs.models import Club, Player
 from common.api import VERSIONED_ERRORS, WRITE_ERRORS, ErrorSerializer
 from scoring.api.views import GameNameField, id_field, validated
-from tournaments import permissions, selectors, services, tasks
+from tournaments import permissions, selectors, services
 from tournaments.models import Tournament
 from tournaments.plan.standings import METRICS, SCORING_METHODS
 
@@ -569,7 +569,7 @@ class StandingsRebuildApi(TournamentApi):
     def post(self, request: Request, tournament_id: int) -> Response:
         """Compute the standings again from the event log (a worker does it)."""
         tournament = self.get_tournament(tournament_id)
-        queued = tasks.enqueue(tasks.standings_rebuild, tournament.pk)
+        queued = services.standings_rebuild_queue(tournament=tournament)
         return Response({"queued": queued}, status=status.HTTP_202_ACCEPTED)
 
 

@@ -23,8 +23,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club, Player
-from common.errors import ServiceError
-from scoring.log.store import ConcurrencyConflict
+from common.errors import ConcurrencyConflict, ServiceError
 from tournaments import permissions, selectors, services
 from tournaments.models import Round, Tournament
 from tournaments.pages import display

@@ -17,8 +17,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from common.errors import ServiceError
-from scoring.log.store import ConcurrencyConflict
+from common.errors import ConcurrencyConflict, ServiceError
 from scoring.pages import display as scoring_display
 from tournaments.models import Tournament
 from tournaments.plan.standings import METRICS

@@ -26,8 +26,7 @@ from typing import Any
 
 # Marks the metrics' names for the translators, and nothing else: the stored standings, the API and the
 # exports keep these English names; the pages translate them when they show them.
-from django.utils.translation import gettext_noop
-
+from scoring.rules.errors import _ as gettext_noop  # marks a text for the catalogues (no Django here)
 from scoring.rules.errors import render
 
 # Rank points at a table of n sides: first 12, last 0, evenly spaced, so 12 / 6 / 0 at three and

@@ -1,11 +1,11 @@
 from typing import Any
 
+from celery import current_app as celery_app
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from clubs.models import Club, Player
 from scoring.demo import demo_matches_load, demo_users_load
-from segnapunti.celery import app as celery_app
 from tournaments.demo import demo_league_load
 
 DEMO_CLUB = "Circolo del Tressette"
