@@ -21,8 +21,8 @@ from scoring.rules.core import HandResult, HandState, Score
 from scoring.rules.moves import Deal, Move, PlayCard
 from scoring.rules.tricks import TrickPlay
 from scoring.selectors import hand_setup
-from tests.rules.playout import Playout, card_turn, play_random
 from tests.scoring.factories import ClubFactory, UserFactory, member
+from tests.scoring.rules.playout import Playout, card_turn, play_random
 
 Role = Membership.Role
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena")

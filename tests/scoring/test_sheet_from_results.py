@@ -11,7 +11,7 @@ import pytest
 
 from scoring.rules import HandResult, game_names, get_game
 from scoring.selectors import result_from_dict, sheet_of
-from tests.rules.playout import play_random
+from tests.scoring.rules.playout import play_random
 
 
 def random_match(name: str, seed: int, hands: int) -> tuple[int, list[HandResult]]:

@@ -26,7 +26,7 @@ def examples(n: int) -> int:
 
 def _profile_examples() -> int:
     profile = settings.default
-    assert profile is not None, "tests/rules/conftest.py loads a profile"
+    assert profile is not None, "tests/scoring/rules/conftest.py loads a profile"
     return profile.max_examples
 
 

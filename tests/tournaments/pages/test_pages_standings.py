@@ -29,7 +29,7 @@ from tournaments.pages import display
 
 pytestmark = pytest.mark.django_db
 
-CSS = Path(__file__).resolve().parents[2] / "tournaments" / "static" / "tournaments" / "tournaments.css"
+CSS = Path(__file__).resolve().parents[3] / "tournaments" / "static" / "tournaments" / "tournaments.css"
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from tournaments.plan.seating import (
     transversal_rounds,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def meetings(rounds: Iterable[Iterable[Sequence[int]]]) -> Counter[tuple[int, int]]:

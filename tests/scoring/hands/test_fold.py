@@ -24,8 +24,8 @@ from scoring.hands.fold import (
 )
 from scoring.rules import HandResult, ImpossibleMove, MalformedMove, game_names, get_game
 from scoring.rules.moves import Move
-from tests.rules.playout import play_random
 from tests.scoring.api_support import first_irregular, side_scores
+from tests.scoring.rules.playout import play_random
 
 GAMES = game_names()
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

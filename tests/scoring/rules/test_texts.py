@@ -38,7 +38,7 @@ from scoring.rules.moves import (
 
 from .playout import examples
 
-ENGINE = Path(__file__).resolve().parents[2] / "scoring" / "rules"
+ENGINE = Path(__file__).resolve().parents[3] / "scoring" / "rules"
 MODULES = sorted(ENGINE.glob("*.py"))
 
 # The constructors of texts, and where each takes its template: (position, keyword).

@@ -31,7 +31,7 @@ from tests.scoring.api_support import (
 )
 
 GAMES = game_names()
-SCHEMA = json.loads((Path(__file__).parents[2] / "docs" / "record-format.schema.json").read_text())
+SCHEMA = json.loads((Path(__file__).parents[3] / "docs" / "record-format.schema.json").read_text())
 validator = jsonschema.Draft202012Validator(SCHEMA)
 
 
