@@ -7,7 +7,7 @@ nothing (404), a malformed body or query (400), a body too large (413) or of ano
 that refuses a well-formed write (422), a stale version (409), a throttle (429), the database out of
 reach (503). This schema class adds those to each operation where they can happen, and marks an
 operation that answers without credentials as such, so that a client (and the schemathesis suite in
-``tests/test_openapi_fuzz.py``) can rely on the schema for every status.
+``tests/segnapunti/test_openapi_fuzz.py``) can rely on the schema for every status.
 """
 
 from __future__ import annotations
