@@ -35,12 +35,13 @@ schema: export DEBUG ?= true
 schema: install
 	$(BIN)/python manage.py spectacular --lang en --file docs/openapi.yaml
 
-# Local development: DEBUG on (the settings are safe by default: off).
+# Local development: DEBUG on (the settings are safe by default: off). `make run PORT=8001` for another port.
+PORT ?= 8000
 run: export DEBUG ?= true
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Production serving: gunicorn with the settings from the environment (see the README's production part).
 # With DATABASE_OWNER_URL set, migrations run as that owner, which then grants the service's own role

@@ -5,5 +5,6 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "segnapunti.settings")
+os.environ["SEGNAPUNTI_SERVES"] = "1"  # serving: SECRET_KEY is required with DEBUG off
 
 application = get_asgi_application()

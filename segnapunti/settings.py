@@ -10,6 +10,8 @@ guessed at.
 """
 
 import os
+import secrets
+import sys
 from pathlib import Path
 
 import dj_database_url
@@ -64,9 +66,40 @@ def envlist(name: str, default: list[str]) -> list[str]:
 DEBUG = envbool("DEBUG", False)
 
 _DEV_SECRET_KEY = "dev-only-insecure-key-never-use-in-production"
+# What serves requests or runs tasks (gunicorn through segnapunti.wsgi, the Celery worker, runserver) must
+# be given its SECRET_KEY when DEBUG is off. A command run by hand on the server (replay, verify_log,
+# export_record...) signs nothing a visitor sees: it takes a key kept in LOCAL_SECRET_KEY_FILE, made on
+# first use, so that the README's commands run as written.
+SERVES = (
+    os.environ.get("SEGNAPUNTI_SERVES") == "1"  # set by segnapunti.wsgi and .asgi
+    or Path(sys.argv[0]).name == "celery"
+    or sys.argv[1:2] == ["runserver"]
+)
+LOCAL_SECRET_KEY_FILE = Path(envstr("LOCAL_SECRET_KEY_FILE", str(BASE_DIR / ".secret_key")))
+
+
+def _local_secret_key(path: Path) -> str:
+    """The key in `path`, made (random, readable by its owner only) when the file does not exist yet."""
+    try:
+        if not path.exists():
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_urlsafe(50))
+        key = path.read_text().strip()
+    except FileExistsError:  # made by another process meanwhile
+        key = path.read_text().strip()
+    except OSError as e:
+        raise ImproperlyConfigured(f"SECRET_KEY is not set and {path} cannot be used: {e}") from None
+    if not key:
+        raise ImproperlyConfigured(f"SECRET_KEY is not set and {path} is empty")
+    return key
+
+
 SECRET_KEY = envstr("SECRET_KEY", _DEV_SECRET_KEY if DEBUG else "")
 if not SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    if SERVES:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    SECRET_KEY = _local_secret_key(LOCAL_SECRET_KEY_FILE)
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 

@@ -1,13 +1,27 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 import common.converters  # noqa: F401  (registers <id:...>)
 from tournaments.pages import views as tournament_views
 
+
+class FaviconRedirect(RedirectView):
+    """Browsers ask for /favicon.ico whatever the page links to: send them to the pages' icon (its
+    static URL is looked up per request, once the static files' manifest exists)."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("scoring/favicon.svg")
+
+
 urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("", include("tournaments.pages.urls")),
+    path("favicon.ico", FaviconRedirect.as_view()),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scoring.pages.urls")),

@@ -87,6 +87,12 @@ def registration_list(tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+def registered_names(tournament: Tournament) -> dict[int, str]:
+    """Each registered player's name by id (the log names players by id)."""
+    found = Registration.objects.filter(tournament=tournament).values_list("player_id", "player__name")
+    return dict(found)
+
+
 def round_get(tournament: Tournament, number: int) -> Round:
     return get_object_or_404(Round, tournament=tournament, number=number)
 

@@ -64,16 +64,50 @@ def load_settings(
     )
 
 
-def test_debug_is_off_unless_asked_for() -> None:
-    # Nothing set at all: DEBUG is off, so start-up insists on a secret key rather than showing debug
+def test_debug_is_off_unless_asked_for(tmp_path: Path) -> None:
+    # Nothing set at all: DEBUG is off, so serving insists on a secret key rather than showing debug
     # pages (with the database and broker URLs in them) to whoever makes a request fail.
-    bare = load_settings()
+    bare = load_settings(SEGNAPUNTI_SERVES="1", LOCAL_SECRET_KEY_FILE=str(tmp_path / "key"))
     assert bare.returncode != 0
     assert "SECRET_KEY must be set when DEBUG is off" in bare.stderr
+    assert not (tmp_path / "key").exists()
 
-    done = load_settings(SECRET_KEY="s3cret")
+    done = load_settings(SECRET_KEY="s3cret", SEGNAPUNTI_SERVES="1")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("False [] True")
+
+
+def test_a_command_run_by_hand_keeps_a_local_key_of_its_own(tmp_path: Path) -> None:
+    # replay, verify_log, export_record... run as the README writes them, with nothing set: they take a
+    # random key made on first use into a file only its owner reads, and the same key every time after.
+    key_file = tmp_path / "key"
+    first = load_settings("s.SECRET_KEY", LOCAL_SECRET_KEY_FILE=str(key_file))
+    again = load_settings("s.SECRET_KEY", LOCAL_SECRET_KEY_FILE=str(key_file))
+
+    assert first.returncode == 0, first.stderr
+    key = first.stdout.strip()
+    assert len(key) >= 50 and key == again.stdout.strip() == key_file.read_text().strip()
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    other = load_settings("s.SECRET_KEY", LOCAL_SECRET_KEY_FILE=str(tmp_path / "other"))
+    assert other.stdout.strip() != key
+
+
+def test_what_serves_never_takes_the_local_key(tmp_path: Path) -> None:
+    # The WSGI entry point (gunicorn), a Celery worker and runserver all count as serving.
+    key_file = tmp_path / "key"
+    env = {"PATH": os.environ.get("PATH", ""), "LOCAL_SECRET_KEY_FILE": str(key_file)}
+    for code in ("import segnapunti.wsgi", "import sys; sys.argv = ['celery']; import segnapunti.settings"):
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode != 0, code
+        assert "SECRET_KEY must be set when DEBUG is off" in done.stderr, code
+    served = subprocess.run(
+        [sys.executable, "manage.py", "runserver", "--noreload", "127.0.0.1:1"],
+        cwd=PROJECT, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert "SECRET_KEY must be set when DEBUG is off" in served.stderr
+    assert not key_file.exists()
 
 
 def test_the_development_defaults_need_no_services() -> None:
@@ -117,7 +151,7 @@ def test_plain_http_on_a_local_network_is_an_explicit_choice_the_checks_point_ou
 
 
 def test_it_refuses_to_start_without_a_secret_key_when_debug_is_off() -> None:
-    done = load_settings(DEBUG="false")
+    done = load_settings(DEBUG="false", SEGNAPUNTI_SERVES="1")
 
     assert done.returncode != 0
     assert "ImproperlyConfigured: SECRET_KEY must be set when DEBUG is off" in done.stderr

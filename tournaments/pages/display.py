@@ -219,3 +219,52 @@ def stale(exc: ConcurrencyConflict) -> str:
         "window): nothing was written. This is the tournament as it is now (version %(actual)s; the page "
         "you sent showed version %(expected)s): check it, then try again."
     ) % {"actual": exc.actual, "expected": exc.expected}
+
+
+# ---- the tournament's log ----------------------------------------------------------------------------
+def _changed_fields(changes: Mapping[str, Any]) -> str:
+    names = {
+        "name": _("name"),
+        "tiebreaks": _("tie-breaks"),
+        "scoring": _("scoring"),
+        "sit_out_score": _("score for a sit-out"),
+        "rounds_planned": _("rounds planned"),
+        "game_options": _("game options"),
+        "scorers": _("scorers"),
+        "forbidden_pairs": _("pairs kept apart"),
+    }
+    return ", ".join(str(names.get(key, key)) for key in changes)
+
+
+def audit_line(entry: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """One decision of the tournament's log in words: what was done (the reason is shown beside it)."""
+    kind, p = entry["type"], entry["payload"]
+    if kind == "TournamentCreated":
+        return gettext("Set up: {games}, scored by {scoring}").format(
+            games=game_titles(p.get("games", ())), scoring=scoring_name(p.get("scoring", ""))
+        )
+    if kind == "TournamentChanged":
+        return gettext("Settings changed: {fields}").format(fields=_changed_fields(p.get("changes", {})))
+    if kind == "PlayerRegistered":
+        if p.get("guest"):
+            return gettext("{name} registered as a guest").format(name=p.get("name", ""))
+        return gettext("{name} registered").format(name=p.get("name", ""))
+    if kind == "PlayerWithdrawn":
+        player = names.get(p.get("player", 0), f"#{p.get('player')}")
+        return gettext("{name} withdrawn").format(name=player)
+    if kind == "RoundOpened":
+        tables, out = len(p.get("tables", ())), len(p.get("sit_outs", ()))
+        return gettext("Round {n} opened: {tables} tables, {out} sitting out").format(
+            n=p.get("number"), tables=tables, out=out
+        )
+    if kind == "TableAbandoned":
+        return gettext("Table {table} of round {round} abandoned").format(
+            table=p.get("table"), round=p.get("round")
+        )
+    if kind == "RoundClosed":
+        return gettext("Round {n} closed").format(n=p.get("number"))
+    if kind == "StandingsPublished":
+        if p.get("published"):
+            return gettext("Standings published")
+        return gettext("Standings made members-only")
+    return str(kind)

@@ -29,6 +29,7 @@ urlpatterns = [
     path(r + "close/", director.round_close, name="round-close"),
     path(r + "abandon/", director.table_abandon, name="table-abandon"),
     path(t + "standings/", views.standings_page, name="tournament-standings"),
+    path(t + "events/", views.events_page, name="tournament-events-page"),
     path(t + "live/", views.live_page, name="tournament-live"),
     path(t + "live/board/", views.live_board, name="tournament-live-board"),
     path("players/<id:player_id>/", views.player_page, name="player"),

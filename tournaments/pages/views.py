@@ -5,6 +5,7 @@ The director's pages are in :mod:`tournaments.pages.director`."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
@@ -85,6 +86,26 @@ def standings_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "can_direct": permissions.can_direct(request.user, tournament),
         },
     )
+
+
+# ---- the tournament's log ---------------------------------------------------------------------------
+def events_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Every decision on the tournament in order (what, who, when and why): the page of the API's
+    ``…/events/``, for whoever may read the tournament."""
+    tournament = selectors.tournament_get(tournament_id)
+    if (denied := readable_or_denied(request, tournament)) is not None:
+        return denied
+    names = selectors.registered_names(tournament)
+    entries = [
+        {
+            **e,
+            "at": datetime.fromisoformat(e["at"]),
+            "what": display.audit_line(e, names),
+            "reason": e["payload"].get("reason", ""),
+        }
+        for e in selectors.tournament_audit(tournament)
+    ]
+    return render(request, "tournaments/events.html", {"tournament": tournament, "entries": entries})
 
 
 # ---- the live board ----------------------------------------------------------------------------------

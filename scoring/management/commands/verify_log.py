@@ -40,7 +40,7 @@ class Command(BaseCommand):
         found = chain.verify(store.chained_rows())
         if found.broken is not None:
             raise CommandError(
-                f"the log is broken at the {found.events + 1}th event checked: {found.broken}",
+                f"the log is broken at event number {found.events + 1} of the log's order: {found.broken}",
                 returncode=BROKEN,
             )
         self.stdout.write(
