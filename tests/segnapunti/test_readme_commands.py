@@ -237,6 +237,16 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+@pytest.fixture(autouse=True)
+def once_per_ci_run(request: pytest.FixtureRequest) -> None:
+    """The commands that use no PostgreSQL run in a copy with databases of their own, whatever the suite's
+    database: .ci/run runs them in its SQLite pass only, and the PostgreSQL ones in its PostgreSQL pass."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql" and request.node.get_closest_marker("postgres") is None:
+        pytest.skip("uses no test database: run in the SQLite pass")
+
+
 @pytest.fixture
 def servers() -> Iterator[list[Server]]:
     started: list[Server] = []
