@@ -184,7 +184,7 @@ def hand_move(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     if request.POST.get("entry") == "deal":
         form = DealForm(request.POST, seats=seats)
     else:
-        form = MoveForm(request.POST, seats=seats)
+        form = MoveForm(request.POST, seats=seats, voice=voice)
     if not form.is_valid():
         return _refused(request, hand, _first_error(form), 400, form)
     data = form.cleaned_data
@@ -304,6 +304,10 @@ def _table(
     refusal = request.session.pop(REFUSAL, None) if request.method == "GET" else None
     if refusal and refusal.get("hand") == hand.pk:
         error, typed, typed_deal = refusal["error"], refusal["typed"], refusal["deal"]
+    entry = can_record and not state["over"]
+    # A card keyed by hand is refused beside its field, where the scorer's eyes and thumb are.
+    keyed = bool(typed.get("card")) and not (typed.get("move") or typed.get("move_json") or typed_deal)
+    card_error = error if keyed and entry and state["phase"] != "deal" else None
     # A keying error keeps what was typed, so that it can be corrected rather than keyed again.
     move_form = MoveForm(
         initial={
@@ -334,7 +338,7 @@ def _table(
         "result": display.result_view(now.get("result"), voice),
         "can_record": can_record,
         "can_rule": permissions.can_rule(request.user, match),
-        "entry": can_record and not state["over"],
+        "entry": entry,
         "deal_phase": state["phase"] == "deal",
         "legal": display.legal_buttons(state, game, voice),
         "claim": display.claim_move(game, state, voice),
@@ -347,7 +351,8 @@ def _table(
         and last["type"] == "MoveRecorded"
         and last["by"] == request.user.get_username(),
         "next_hand": can_record and latest and state["over"] and match.status == Match.Status.OPEN,
-        "error": error,
+        "error": None if card_error else error,
+        "card_error": card_error,
     }
     return render(request, "scoring/table.html", context, status=status)
 

@@ -20,6 +20,13 @@
     if (!page || !fresh) { return false; }
     page.innerHTML = fresh.innerHTML;
     if (next.title) { document.title = next.title; }
+    // A keyed card refused: its reason is beside the field; bring both into view, ready to correct.
+    var refused = document.getElementById("card-error");
+    var field = document.getElementById("id_card");
+    if (refused && field) {
+      refused.scrollIntoView({ block: "center" });
+      field.focus();
+    }
     return true;
   }
 
