@@ -103,23 +103,44 @@ class MoveForm(VersionedForm):
 
 
 class DealForm(VersionedForm):
-    """The deal: each seat's cards as codes, or nothing at all for a hand recorded by its moves only."""
+    """The deal: each seat's cards, or nothing at all for a hand recorded by its moves only. The cards are
+    read as the keyed card is (``MoveForm``): codes or the reader's abbreviations separated by spaces
+    (``RC 3S 10♦``), or names separated by commas (``Re di coppe, 3 di spade``)."""
 
     stock = forms.CharField(required=False, label=_("Stock / talon"))
 
-    def __init__(self, *args: Any, seats: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, seats: Sequence[str] = (), voice: Voice | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         for i, name in enumerate(seats):
             self.fields[f"hand_{i}"] = forms.CharField(required=False, label=name)
         self.seat_count = len(seats)
+        self.voice = voice
 
     def hand_fields(self) -> list[forms.BoundField]:
         return [self[f"hand_{i}"] for i in range(self.seat_count)]
 
+    def _cards(self, name: str, text: str) -> list[str]:
+        if self.voice is None or self.voice.deck is None:
+            return card_codes(text)
+        pieces = re.split(r"[,;]", text) if re.search(r"[,;]", text) else _SPLIT.split(text)
+        languages = dict.fromkeys((self.voice.lang, page_language()))
+        cards = []
+        for piece in (p.strip() for p in pieces):
+            if not piece:
+                continue
+            try:
+                cards.append(read_card(piece, languages, self.voice.deck, field=name))
+            except RulesError as exc:
+                self.add_error(name, error_text(exc, self.voice))
+                return []
+        return cards
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        hands = [card_codes(data.get(f"hand_{i}") or "") for i in range(self.seat_count)]
-        stock = card_codes(data.get("stock") or "")
+        hands = [self._cards(f"hand_{i}", data.get(f"hand_{i}") or "") for i in range(self.seat_count)]
+        stock = self._cards("stock", data.get("stock") or "")
         if not any(hands):
             data["move_dict"] = {"type": "deal", "hands": None}
         else:

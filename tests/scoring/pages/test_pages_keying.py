@@ -196,3 +196,63 @@ def test_a_tapped_move_refused_still_says_so_at_the_top(people: People, match: M
     assert response.status_code == 400
     page = response.content.decode()
     assert '<div class="error" role="alert">' in page and 'id="card-error"' not in page
+
+
+# ---- the deal, keyed seat by seat ------------------------------------------------------------------
+@pytest.fixture
+def undealt(people: People, match: Match) -> Match:
+    """A second Tressette match of the same club, hand 1 waiting for its deal."""
+    other = services.match_create(club=people.club, game="tressette", seats=SEATS, dealer=0)
+    other.scorers.add(people.scorer)
+    return other
+
+
+def _deal(client: Client, match: Match, hands: list[str], fetch: bool = False) -> Any:
+    hand = _hand(match)
+    data: dict[str, Any] = {"expected_version": hand.version, "idempotency_key": "deal", "entry": "deal"}
+    data.update({f"hand_{i}": text for i, text in enumerate(hands)})
+    headers = {"HTTP_X_REQUESTED_WITH": "fetch"} if fetch else {}
+    return client.post(f"/matches/{match.pk}/hands/1/move/", data, **headers)
+
+
+def test_a_deal_keyed_in_the_readers_words_is_recorded(people: People, undealt: Match) -> None:
+    game = get_game("tressette")
+    deal = game.random_deal(game.initial_state(seats=4, dealer=0), random.Random(3))
+    written = [
+        ", ".join(LATIN_40.name_of(c, "it") for c in deal.hands[0]),  # "Re di coppe, 3 di spade, ..."
+        " ".join(ITALIAN_RANK.get(c[0], c[0]) + SYMBOL[suit_of(c)] for c in deal.hands[1]),  # "R♥ 3♠"
+        " ".join(c.lower() for c in deal.hands[2] if not c.endswith("C"))  # codes; clubs as symbols
+        + " "
+        + " ".join(c[0] + "♣" for c in deal.hands[2] if c.endswith("C")),
+        "; ".join(LATIN_40.name_of(c, "it").lower() for c in deal.hands[3]),
+    ]
+
+    response = _deal(_client(people, "it"), undealt, written)
+
+    assert response.status_code == 302
+    dealt = [
+        e.event.move for e in store.read_stream(_hand(undealt).stream_id) if isinstance(e.event, MoveRecorded)
+    ]
+    assert [sorted(h) for h in dealt[0]["hands"]] == [sorted(h) for h in deal.hands]
+
+
+def test_a_seats_cards_that_do_not_read_are_refused_under_that_seat(people: People, undealt: Match) -> None:
+    game = get_game("tressette")
+    deal = game.random_deal(game.initial_state(seats=4, dealer=0), random.Random(3))
+    written = [" ".join(h) for h in deal.hands]
+    written[2] = written[2].replace(deal.hands[2][4], "ZZ")
+    before = store.stream_version(_hand(undealt).stream_id)
+
+    response = _deal(_client(people, "en"), undealt, written, fetch=True)
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    found = re.search(
+        r'<span class="error field-error" id="deal-error" role="alert">(.*?)</span>', page, re.S
+    )
+    assert found, "no refusal beside the seat's field"
+    assert page.index('name="hand_2"') < found.start() < page.index('name="hand_3"')
+    assert "'ZZ' is not a card" in html.unescape(found.group(1))
+    assert '<div class="error" role="alert">' not in page
+    assert written[2] in page  # what was typed is kept, to be corrected
+    assert store.stream_version(_hand(undealt).stream_id) == before
