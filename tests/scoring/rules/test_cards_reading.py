@@ -217,3 +217,22 @@ def test_every_code_reads_as_itself_or_is_refused_as_ambiguous_naming_it(
         assert lang != "en" and card.endswith("C") and card in refused.params["cards"]
     else:
         assert read == card
+
+
+@given(
+    st.sampled_from(sorted(DECKS)),
+    st.lists(st.sampled_from(LANGUAGES), min_size=1, max_size=2),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=30)
+    | st.from_regex(r"\A[0-9a-zA-Z♠♥♦♣ 'èéœ]{0,12}\Z"),
+)
+def test_any_text_reads_as_a_card_of_the_deck_or_is_refused_with_a_stable_code(
+    deck_name: str, languages: list[str], text: str
+) -> None:
+    deck = DECKS[deck_name]
+    try:
+        card = read_card(text, languages, deck)
+    except (MalformedMove, ImpossibleMove) as refused:
+        assert refused.code in {"card.unreadable", "card.ambiguous", "card.unknown"}
+        assert text.strip() in (refused.params.get("typed"), refused.params.get("code"))
+    else:
+        assert card in deck
