@@ -17,8 +17,10 @@ from common import safejson
 from scoring import words
 from scoring.hands.fold import RECTIFICATIONS
 from scoring.models import Match
-from scoring.rules import Game, game_names
+from scoring.rules import Game, RulesError, game_names
+from scoring.rules.cards import read_card
 from scoring.rules.options import Option
+from scoring.voice import Voice, error_text, page_language
 
 _SPLIT = re.compile(r"[\s,;]+")
 
@@ -45,17 +47,32 @@ class VersionedForm(forms.Form):
 
 
 class MoveForm(VersionedForm):
-    """One move: a tapped button (its dict form as JSON), or a card code keyed by hand for a seat, or a
-    move typed in its JSON form (claims, declarations, anything the buttons do not offer)."""
+    """One move: a tapped button (its dict form as JSON), or a card keyed by hand for a seat (its code,
+    or its name or abbreviation in the card names' language or the page's: ``RC``, ``R♥``, ``10H``, ``3 di
+    spade``), or a move typed in its JSON form (claims, declarations, anything the buttons do not offer)."""
 
     move = forms.CharField(required=False, widget=forms.HiddenInput)
-    card = forms.CharField(required=False, max_length=10, label=_("Card code"))
+    card = forms.CharField(required=False, max_length=40, label=_("Card"))
     seat = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label=_("Seat"))
     move_json = forms.CharField(required=False, label=_("Move (JSON)"), widget=forms.TextInput)
 
-    def __init__(self, *args: Any, seats: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, seats: Sequence[str] = (), voice: Voice | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["seat"].choices = [(str(i), name) for i, name in enumerate(seats)]  # type: ignore[attr-defined]
+        self.voice = voice
+
+    def _card(self, text: str) -> str | None:
+        """The card keyed, read in the card names' language and the page's; refused beside the field."""
+        if self.voice is None or self.voice.deck is None:
+            return _code(text)
+        languages = dict.fromkeys((self.voice.lang, page_language()))
+        try:
+            return read_card(text, languages, self.voice.deck)
+        except RulesError as exc:
+            self.add_error("card", error_text(exc, self.voice))
+            return None
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -75,37 +92,55 @@ class MoveForm(VersionedForm):
                 )
             data["move_dict"] = move
         elif data.get("card"):
+            card = self._card(data["card"])
             if data.get("seat") is None:
                 self.add_error("seat", _t("Say which seat played the card."))
-            else:
-                data["move_dict"] = {
-                    "type": "play",
-                    "seat": data["seat"],
-                    "card": _code(data["card"].strip()),
-                }
+            elif card is not None:
+                data["move_dict"] = {"type": "play", "seat": data["seat"], "card": card}
         else:
             raise forms.ValidationError(_t("Tap a move or key a card code."))
         return data
 
 
 class DealForm(VersionedForm):
-    """The deal: each seat's cards as codes, or nothing at all for a hand recorded by its moves only."""
+    """The deal: each seat's cards, or nothing at all for a hand recorded by its moves only. The cards are
+    read as the keyed card is (``MoveForm``): codes or the reader's abbreviations separated by spaces
+    (``RC 3S 10♦``), or names separated by commas (``Re di coppe, 3 di spade``)."""
 
     stock = forms.CharField(required=False, label=_("Stock / talon"))
 
-    def __init__(self, *args: Any, seats: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, seats: Sequence[str] = (), voice: Voice | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         for i, name in enumerate(seats):
             self.fields[f"hand_{i}"] = forms.CharField(required=False, label=name)
         self.seat_count = len(seats)
+        self.voice = voice
 
     def hand_fields(self) -> list[forms.BoundField]:
         return [self[f"hand_{i}"] for i in range(self.seat_count)]
 
+    def _cards(self, name: str, text: str) -> list[str]:
+        if self.voice is None or self.voice.deck is None:
+            return card_codes(text)
+        pieces = re.split(r"[,;]", text) if re.search(r"[,;]", text) else _SPLIT.split(text)
+        languages = dict.fromkeys((self.voice.lang, page_language()))
+        cards = []
+        for piece in (p.strip() for p in pieces):
+            if not piece:
+                continue
+            try:
+                cards.append(read_card(piece, languages, self.voice.deck, field=name))
+            except RulesError as exc:
+                self.add_error(name, error_text(exc, self.voice))
+                return []
+        return cards
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        hands = [card_codes(data.get(f"hand_{i}") or "") for i in range(self.seat_count)]
-        stock = card_codes(data.get("stock") or "")
+        hands = [self._cards(f"hand_{i}", data.get(f"hand_{i}") or "") for i in range(self.seat_count)]
+        stock = self._cards("stock", data.get("stock") or "")
         if not any(hands):
             data["move_dict"] = {"type": "deal", "hands": None}
         else:

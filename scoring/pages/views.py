@@ -182,11 +182,11 @@ def hand_move(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     voice = _voice(request, hand.match, seats)
     form: MoveForm | DealForm
     if request.POST.get("entry") == "deal":
-        form = DealForm(request.POST, seats=seats)
+        form = DealForm(request.POST, seats=seats, voice=voice)
     else:
-        form = MoveForm(request.POST, seats=seats)
+        form = MoveForm(request.POST, seats=seats, voice=voice)
     if not form.is_valid():
-        return _refused(request, hand, _first_error(form), 400, form)
+        return _refused(request, hand, _first_error(form), 400, form, field=next(iter(form.errors), None))
     data = form.cleaned_data
     try:
         outcome = move_record(
@@ -255,19 +255,26 @@ REFUSAL = "table_refusal"
 
 
 def _refused(
-    request: HttpRequest, hand: Hand, error: str, status: int, posted: MoveForm | DealForm | None = None
+    request: HttpRequest,
+    hand: Hand,
+    error: str,
+    status: int,
+    posted: MoveForm | DealForm | None = None,
+    *,
+    field: str | None = None,
 ) -> HttpResponse:
     """A write that was not recorded. The script gets the table with the reason in place (and the status
     saying why); a plain form is redirected to the table, which shows the reason and what was typed,
     so that reloading the page never sends the move again."""
     if _in_place(request):
-        return _table(request, hand, error=error, status=status, posted=posted)
+        return _table(request, hand, error=error, status=status, posted=posted, field=field)
     typed = {k: v for k, v in posted.data.items() if k not in ("csrfmiddlewaretoken",)} if posted else {}
     request.session[REFUSAL] = {
         "hand": hand.pk,
         "error": error,
         "status": status,
         "deal": isinstance(posted, DealForm),
+        "field": field,
         "typed": {k: str(v)[:300] for k, v in typed.items()},
     }
     return redirect("pages:hand-table", match_id=hand.match_id, number=hand.number)
@@ -288,6 +295,7 @@ def _table(
     error: str | None = None,
     status: int = 200,
     posted: MoveForm | DealForm | None = None,
+    field: str | None = None,
 ) -> HttpResponse:
     match = hand.match
     game = get_game(match.game)
@@ -304,6 +312,13 @@ def _table(
     refusal = request.session.pop(REFUSAL, None) if request.method == "GET" else None
     if refusal and refusal.get("hand") == hand.pk:
         error, typed, typed_deal = refusal["error"], refusal["typed"], refusal["deal"]
+        field = refusal.get("field")
+    entry = can_record and not state["over"]
+    # A card keyed by hand is refused beside its field, where the scorer's eyes and thumb are.
+    keyed = bool(typed.get("card")) and not (typed.get("move") or typed.get("move_json") or typed_deal)
+    card_error = error if keyed and entry and state["phase"] != "deal" else None
+    # A seat's cards (or the stock) that do not read: the refusal goes under that field of the deal.
+    deal_field = field if typed_deal and entry and state["phase"] == "deal" and error else None
     # A keying error keeps what was typed, so that it can be corrected rather than keyed again.
     move_form = MoveForm(
         initial={
@@ -334,7 +349,7 @@ def _table(
         "result": display.result_view(now.get("result"), voice),
         "can_record": can_record,
         "can_rule": permissions.can_rule(request.user, match),
-        "entry": can_record and not state["over"],
+        "entry": entry,
         "deal_phase": state["phase"] == "deal",
         "legal": display.legal_buttons(state, game, voice),
         "claim": display.claim_move(game, state, voice),
@@ -347,7 +362,10 @@ def _table(
         and last["type"] == "MoveRecorded"
         and last["by"] == request.user.get_username(),
         "next_hand": can_record and latest and state["over"] and match.status == Match.Status.OPEN,
-        "error": error,
+        "error": None if card_error or deal_field else error,
+        "card_error": card_error,
+        "deal_field": deal_field,
+        "deal_error": error if deal_field else None,
     }
     return render(request, "scoring/table.html", context, status=status)
 

@@ -108,6 +108,8 @@ def standings_rows(
             {
                 **r,
                 "cells": [number(r["values"].get(k)) for k in keys],
+                # Each value with its column's abbreviation: the label of a row stacked on a phone.
+                "labelled": [(metric_abbr(k), number(r["values"].get(k))) for k in keys],
                 "ratings_shown": [rating(r.get("ratings", {}).get(g)) for g in games],
                 "why_text": why_above(rows[i - 1]["name"], r["name"], why) if why and i else "",
             }

@@ -20,6 +20,13 @@
     if (!page || !fresh) { return false; }
     page.innerHTML = fresh.innerHTML;
     if (next.title) { document.title = next.title; }
+    // A keyed card (or a seat's cards) refused: the reason is beside the field; bring both into view,
+    // the field focused, ready to correct.
+    var refused = document.querySelector(".field-error[role=alert]");
+    var field = refused && (document.getElementById(refused.id === "card-error" ? "id_card" : "") ||
+                            refused.parentElement.querySelector("input"));
+    if (refused) { refused.scrollIntoView({ block: "center" }); }
+    if (field) { field.focus(); }
     return true;
   }
 
