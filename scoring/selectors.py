@@ -14,7 +14,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Membership
-from scoring.hands import foldcache
+from scoring.hands import foldcache, whatif
 from scoring.hands.fold import (
     Entry,
     HandView,
@@ -354,6 +354,12 @@ def match_export(match: Match) -> dict[str, Any]:
     seats = list(match.seats.values_list("name", flat=True))
     hands = [(h.dealer, hand_entries(h)) for h in match.hands.order_by("number")]
     return export_match(match.game, match.options, seats, match.direction, hands)
+
+
+def match_rescore(match: Match, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The match's hands scored again under other options of its game (put over the recorded ones),
+    compared hand by hand with the sheet: a what-if, never written (:mod:`scoring.hands.whatif`)."""
+    return whatif.rescore(match_export(match), options)
 
 
 # ---- finished matches, for what is built on them (tournament standings, ratings) ----------------------

@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches/<id:match_id>/", views.MatchDetailUpdateApi.as_view(), name="match"),
     path("matches/<id:match_id>/sheet/", views.MatchSheetApi.as_view(), name="match-sheet"),
     path("matches/<id:match_id>/record/", views.MatchExportApi.as_view(), name="match-record"),
+    path("matches/<id:match_id>/whatif/", views.MatchRescoreApi.as_view(), name="match-whatif"),
     path("matches/<id:match_id>/hands/", views.HandListStartApi.as_view(), name="hands"),
     path(hand, views.HandStateApi.as_view(), name="hand"),
     path(f"{hand}moves/", views.MoveAppendApi.as_view(), name="moves"),

@@ -167,8 +167,6 @@ class HandStateOutputSerializer(serializers.Serializer[Any]):
     legal = serializers.BooleanField()
 
 
-
-
 @extend_schema_field(
     {
         "oneOf": [
@@ -670,6 +668,32 @@ class MatchExportApi(MatchApi):
     def get(self, request: Request, match_id: int) -> Response:
         """The match as a record (``segnapunti.match``, docs/record-format.md)."""
         return Response(selectors.match_export(self.get_match(match_id)))
+
+
+class MatchRescoreApi(MatchApi):
+    access = {"POST": "read"}
+    # Folding a whole match twice: a reader may not keep a worker busy with it.
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "record_check"
+
+    class InputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "MatchRescoreInput"
+
+        options = JSONObjectField(help_text="the options to change, put over the match's recorded ones")
+
+    @extend_schema(
+        operation_id="match_rescore",
+        request=InputSerializer,
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 422: ErrorSerializer},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        """What if: the match's recorded moves scored again under other options of its game, hand by hand
+        beside the sheet (``what_if: true``, ``official: false``). Nothing is written: the match and its log
+        stay as they are. A move that cannot stand under those options is named in ``refused``."""
+        match = self.get_match(match_id)
+        values = validated(self.InputSerializer, request.data)
+        return Response(selectors.match_rescore(match, values["options"]))
 
 
 class RecordImportApi(MatchApi):

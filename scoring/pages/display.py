@@ -553,3 +553,59 @@ def audit_rows(events: Sequence[Mapping[str, Any]], v: Voice) -> list[dict[str, 
             }
         )
     return out
+
+
+# ---- what if: the match under other options ----------------------------------------------------------
+def whatif_view(report: Mapping[str, Any], v: Voice) -> dict[str, Any]:
+    """A what-if comparison in words: each hand's outcome and scores as recorded and under the other
+    options, the totals, who wins, and where a move could not stand."""
+
+    def side(hand: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        if hand is None:
+            return None
+        return {
+            "outcome": outcome_text(hand, v) if hand.get("result") else "",
+            "scores": hand.get("scores") or [],
+        }
+
+    refused = report.get("refused")
+    refusal = None
+    if refused:
+        text = say(str(refused["template"]), refused.get("params"), v, fallback=str(refused["message"]))
+        if refused.get("move") is not None:
+            refusal = gettext("Hand {hand}, move {move}: {why}").format(
+                hand=refused["hand"] + 1, move=refused["move"] + 1, why=text
+            )
+        else:
+            refusal = gettext("Hand {hand}: {why}").format(hand=refused["hand"] + 1, why=text)
+    totals = report["totals"]
+    return {
+        "seats": list(v.seats) or [v.seat(i) for i in range(len(totals["recorded"]))],
+        "changed": [
+            (words.word(words.OPTIONS, k), words.option_value(a), words.option_value(b))
+            for k, (a, b) in sorted(report["changed"].items())
+        ],
+        "hands": [
+            {
+                "number": row["hand"] + 1,
+                "recorded": side(row["recorded"]),
+                "what_if": side(row["what_if"]),
+                "differs": row["differs"],
+                "cells": _cells(row),
+            }
+            for row in report["hands"]
+        ],
+        "totals": list(zip(totals["recorded"], totals["what_if"], totals["differs"], strict=True)),
+        "winners": [v.seat(i) for i in report["winners"]["recorded"]],
+        "winners_what_if": [v.seat(i) for i in report["winners"]["what_if"]],
+        "refusal": refusal,
+    }
+
+
+def _cells(row: Mapping[str, Any]) -> list[tuple[str, str, bool]]:
+    """Each seat's score as recorded and under the other options, and whether they differ."""
+    was = (row["recorded"] or {}).get("scores") or []
+    now = (row["what_if"] or {}).get("scores") or []
+    size = max(len(was), len(now))
+    was, now = was + ["–"] * (size - len(was)), now + ["–"] * (size - len(now))
+    return [(a, b, a != b) for a, b in zip(was, now, strict=True)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -219,6 +219,44 @@ class MatchForm(forms.Form):
 
     def _options(self, data: dict[str, Any]) -> dict[str, Any]:
         return chosen_options(self.game, data, "opt_")
+
+
+class OptionsForm(forms.Form):
+    """Another set of options for a match's game (what if it had been played by other rules): each of
+    the game's options, starting from the match's own."""
+
+    def __init__(self, game: Game[Any], recorded: Mapping[str, Any], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        values = game.ruleset.validate(dict(recorded))
+        self.option_names: list[str] = []
+        for option in game.ruleset.options:
+            field = option_field(option, game.ruleset.options)
+            value = values[option.name]
+            field.initial = str(value) if option.choices else value
+            self.fields[f"opt_{option.name}"] = field
+            self.option_names.append(option.name)
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[f"opt_{n}"] for n in self.option_names]
+
+    @classmethod
+    def asked(cls, game: Game[Any], recorded: Mapping[str, Any], query: Mapping[str, Any]) -> OptionsForm:
+        """The form as submitted, an option left out of the query keeping its recorded value (a box
+        left unticked is sent as nothing, so it means off)."""
+        blank = cls(game, recorded)
+        data: dict[str, Any] = {}
+        for name, field in blank.fields.items():
+            if name in query:
+                data[name] = query.get(name)
+            elif not isinstance(field, forms.BooleanField):
+                initial = field.initial
+                data[name] = ", ".join(initial) if isinstance(initial, tuple | list) else initial
+        return cls(game, recorded, data)
+
+    def options(self) -> dict[str, Any]:
+        """Every option as chosen: the game's defaults with the form's other choices over them."""
+        return {**self.game.ruleset.defaults(), **chosen_options(self.game, self.cleaned_data, "opt_")}
 
 
 class CardListField(forms.CharField):

@@ -21,6 +21,7 @@ urlpatterns = [
     path("clubs/<id:club_id>/matches/", views.match_list, name="match-list"),
     path("clubs/<id:club_id>/matches/new/", views.match_new, name="match-new"),
     path("matches/<id:match_id>/", views.match_sheet_page, name="match-sheet"),
+    path("matches/<id:match_id>/compare/", views.match_compare_page, name="match-compare"),
     path("matches/<id:match_id>/next-hand/", views.hand_next, name="hand-next"),
     path(hand, views.hand_table, name="hand-table"),
     path(hand + "move/", views.hand_move, name="hand-move"),

@@ -26,10 +26,19 @@ from common.errors import ConcurrencyConflict
 from scoring import permissions, words
 from scoring.models import Hand, Match
 from scoring.pages import display
-from scoring.pages.forms import DealForm, GameForm, MatchForm, MoveForm, RulingForm, UndoForm, VersionedForm
+from scoring.pages.forms import (
+    DealForm,
+    GameForm,
+    MatchForm,
+    MoveForm,
+    OptionsForm,
+    RulingForm,
+    UndoForm,
+    VersionedForm,
+)
 from scoring.rules import ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.cards import LANGUAGES
-from scoring.selectors import hand_audit, hand_replay, hand_state, match_hashes, match_sheet
+from scoring.selectors import hand_audit, hand_replay, hand_state, match_hashes, match_rescore, match_sheet
 from scoring.services import hand_start, match_create, move_record, move_undo, ruling_preview, ruling_record
 from scoring.voice import Voice, error_text, verdict_text
 
@@ -148,6 +157,39 @@ def match_sheet_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "flagged_hands": [h.number for h in hands if h.flagged],
             "can_record": permissions.can_record(request.user, match),
             "hashes": match_hashes(match, hands),
+        },
+    )
+
+
+def match_compare_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """What if the match had been played by other rules: its recorded moves scored again under the
+    options chosen here, hand by hand beside the sheet. A read: nothing is written, and the page says
+    everywhere that it is not the official result."""
+    match = _match(match_id)
+    if not permissions.can_read(request.user, match):
+        return _denied(request)
+    game = get_game(match.game)
+    if "compare" in request.GET:
+        form = OptionsForm.asked(game, match.options, request.GET)
+    else:
+        form = OptionsForm(game, match.options)
+    v = _voice(request, match)
+    report = None
+    if form.is_bound and form.is_valid():
+        try:
+            report = match_rescore(match, form.options())
+        except RulesError as exc:
+            form.add_error(None, error_text(exc, v))
+    return render(
+        request,
+        "scoring/compare.html",
+        {
+            "match": match,
+            "title": display.game_title(match.game),
+            "options": display.options(match),
+            "form": form,
+            "report": report,
+            "view": display.whatif_view(report, v) if report else None,
         },
     )
 
