@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,7 +32,7 @@ from scoring.hands.snapshot import snapshot
 from scoring.log import chain, store
 from scoring.log.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
 from scoring.models import Hand, Match, MatchSeat
-from scoring.rules import HandResult, ImpossibleMove, Text, game_names, get_game
+from scoring.rules import HandResult, ImpossibleMove, RulesError, Text, game_names, get_game
 from scoring.rules.core import Score, jsonable, score_str
 from scoring.rules.moves import move_from_dict, move_to_dict
 
@@ -386,6 +387,7 @@ class MatchOutcome:
     hand_results: tuple[dict[str, Any], ...]
     position: int
     recorded_at: datetime | None
+    refused: bool = False  # a what-if only: a move cannot stand under the other options
 
 
 def match_outcome(match: Match) -> MatchOutcome:
@@ -410,10 +412,15 @@ def match_outcome(match: Match) -> MatchOutcome:
     )
 
 
-def match_outcomes_from_log(matches: Sequence[Match]) -> list[MatchOutcome]:
+def match_outcomes_from_log(
+    matches: Sequence[Match], other_options: Mapping[str, Mapping[str, Any]] | None = None
+) -> list[MatchOutcome]:
     """The matches rebuilt from the event log alone: every hand folded again, the sheet computed again.
 
-    Reads the streams of all the matches' hands in one query.
+    Reads the streams of all the matches' hands in one query. With ``other_options`` (game name -> the
+    options to put over a match's own), a what-if: the hands of that game's matches are folded under
+    those options, each with the match context they give; a match one of whose moves cannot stand under
+    them is ``refused`` and counts as unfinished. Nothing is written either way.
     """
     ids = [m.pk for m in matches]
     hands: dict[int, list[Hand]] = {pk: [] for pk in ids}
@@ -427,18 +434,30 @@ def match_outcomes_from_log(matches: Sequence[Match]) -> list[MatchOutcome]:
     for match in matches:
         game = get_game(match.game)
         seats = seats_of[match.pk]
+        over = (other_options or {}).get(match.game)
+        options = game.ruleset.validate({**match.options, **over} if over else match.options)
         results: list[HandResult] = []
         counts: list[list[int]] = []
         last: store.RecordedEvent | None = None
+        refused = False
         for hand in hands[match.pk]:
             stream = events[hand.stream_id]
-            view = fold(hand_setup(hand, stream), hand_entries(hand, stream))
+            setup = hand_setup(hand, stream)
+            if over:
+                context = game.match_context(options, len(setup.seats), results)
+                setup = dataclasses.replace(setup, options=options, context=context)
+            try:
+                view = fold(setup, hand_entries(hand, stream))
+            except RulesError:
+                if not over:
+                    raise
+                refused = True
+                break
             if view.over and view.result is not None:
                 results.append(view.result)
             counts.append(ruled_against(view))
             if stream and (last is None or stream[-1].position > last.position):
                 last = stream[-1]
-        options = game.ruleset.validate(match.options)
         result = game.match_result(options, len(seats), results)
         # The parts of the sheet an outcome reads (its rows are not needed: they cost more than the rest).
         sheet = {
@@ -456,6 +475,7 @@ def match_outcomes_from_log(matches: Sequence[Match]) -> list[MatchOutcome]:
                 ruled=[c for c in counts if c],
                 position=last.position if last else 0,
                 recorded_at=last.recorded_at if last else None,
+                refused=refused,
             )
         )
     return out
@@ -479,13 +499,14 @@ def _outcome(
     ruled: Sequence[Sequence[int]],
     position: int,
     recorded_at: datetime | None,
+    refused: bool = False,
 ) -> MatchOutcome:
     n = len(seats)
     sides = (sheet.get("details") or {}).get("sides") or [[s] for s in range(n)]
     return MatchOutcome(
         match=match.pk,
         game=match.game,
-        finished=bool(sheet.get("finished")),
+        finished=bool(sheet.get("finished")) and not refused,
         players=tuple(p for p, _ in seats),
         names=tuple(name for _, name in seats),
         totals=tuple(sheet.get("totals") or [0] * n),
@@ -495,4 +516,5 @@ def _outcome(
         hand_results=tuple(hand_results),
         position=position,
         recorded_at=recorded_at,
+        refused=refused,
     )

@@ -296,6 +296,59 @@ def standings_apply_match(*, match_id: int) -> bool:
     return True
 
 
+def contributions_from_log(
+    tlog: events.TournamentLog,
+    *,
+    other_options: dict[str, dict[str, Any]] | None = None,
+    sit_out_score: Fraction | None = None,
+) -> tuple[list[Contribution], list[dict[str, Any]], list[dict[str, Any]]]:
+    """What the standings are made of, from the log alone: each finished table's match folded from its
+    hands' events, each sit-out with its round's score; with the tables a reader should know about.
+
+    ``other_options`` and ``sit_out_score`` are for a what-if (:mod:`tournaments.whatif`): the matches
+    folded under other options of their games, every sit-out given that score. The third value names
+    the tables a move of which cannot stand under those options (they count as unfinished).
+    """
+    contributions: list[Contribution] = []
+    notable: list[dict[str, Any]] = []
+    refused: list[dict[str, Any]] = []
+    tables = [(r, t) for r in tlog.rounds for t in r.tables]
+    matches = Match.objects.in_bulk([t.match for _, t in tables])
+    for start in range(0, len(tables), REBUILD_BATCH):
+        batch = tables[start : start + REBUILD_BATCH]
+        outcomes = match_outcomes_from_log([matches[t.match] for _, t in batch], other_options)
+        for (rnd, table), outcome in zip(batch, outcomes, strict=True):
+            if outcome.refused:
+                refused.append({"round": rnd.number, "table": table.number, "match": table.match})
+            if outcome.finished and not table.abandoned:
+                contributions.append(table_contribution(outcome))
+            notable.append(
+                {
+                    "round": rnd.number,
+                    "table": table.number,
+                    "match": table.match,
+                    "abandoned": table.abandoned,
+                    "reason": table.reason,
+                    "closed_position": rnd.closed_position,
+                    "finished": outcome.finished,
+                    "position": outcome.position,
+                }
+            )
+    for rnd in tlog.rounds:
+        score = sit_out_score if sit_out_score is not None else Fraction(rnd.sit_out_score)
+        for player in rnd.sit_outs:
+            contributions.append(
+                SitOut(
+                    key=sit_out_key(rnd.number, player),
+                    player=player,
+                    score=score,
+                    position=rnd.position,
+                    recorded_at=rnd.recorded_at,
+                )
+            )
+    return contributions, notable, refused
+
+
 def standings_rebuild(*, tournament_id: int) -> Standings:
     """The standings computed again from the event log alone: the tournament's stream folded for its
     rounds, tables, sit-outs and settings, and every table's match folded hand by hand."""
@@ -303,39 +356,7 @@ def standings_rebuild(*, tournament_id: int) -> Standings:
     with gc_paused(), transaction.atomic():
         standings = _locked(tournament)
         tlog = events.fold(store.read_stream(tournament.stream_id))
-        contributions: list[Contribution] = []
-        notable: list[dict[str, Any]] = []
-        tables = [(r, t) for r in tlog.rounds for t in r.tables]
-        matches = Match.objects.in_bulk([t.match for _, t in tables])
-        for start in range(0, len(tables), REBUILD_BATCH):
-            batch = tables[start : start + REBUILD_BATCH]
-            outcomes = match_outcomes_from_log([matches[t.match] for _, t in batch])
-            for (rnd, table), outcome in zip(batch, outcomes, strict=True):
-                if outcome.finished and not table.abandoned:
-                    contributions.append(table_contribution(outcome))
-                notable.append(
-                    {
-                        "round": rnd.number,
-                        "table": table.number,
-                        "match": table.match,
-                        "abandoned": table.abandoned,
-                        "reason": table.reason,
-                        "closed_position": rnd.closed_position,
-                        "finished": outcome.finished,
-                        "position": outcome.position,
-                    }
-                )
-        for rnd in tlog.rounds:
-            for player in rnd.sit_outs:
-                contributions.append(
-                    SitOut(
-                        key=sit_out_key(rnd.number, player),
-                        player=player,
-                        score=Fraction(rnd.sit_out_score),
-                        position=rnd.position,
-                        recorded_at=rnd.recorded_at,
-                    )
-                )
+        contributions, notable, _ = contributions_from_log(tlog)
         ledger = ledger_of(contributions)
         names = dict(
             Registration.objects.filter(tournament=tournament, player_id__in=list(tlog.players)).values_list(

@@ -27,6 +27,8 @@ from tournaments.models import (
 )
 from tournaments.plan import ratings
 from tournaments.plan.standings import METRICS, show, table_result
+from tournaments.whatif import SETTINGS as WHATIF_SETTINGS
+from tournaments.whatif import standings_whatif
 
 
 def club_list() -> QuerySet[Club]:
@@ -85,6 +87,9 @@ def registration_list(tournament: Tournament) -> list[dict[str, Any]]:
         }
         for r in Registration.objects.filter(tournament=tournament).select_related("player")
     ]
+
+
+__all__ = ["WHATIF_SETTINGS", "standings_whatif"]  # what-if standings: tournaments.whatif, read here
 
 
 def registered_names(tournament: Tournament) -> dict[int, str]:

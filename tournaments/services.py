@@ -327,6 +327,31 @@ def tournament_create(
     return tournament
 
 
+def whatif_changes(tournament: Tournament, changes: Any) -> dict[str, Any]:
+    """Settings asked for in a what-if (the standings under another scoring, precedence, sit-out score
+    or game options), checked as a change of them would be; nothing is written."""
+    if not isinstance(changes, dict):
+        raise Invalid("tournament.whatif", gettext("the settings are an object"), field=None)
+    allowed = ("scoring", "tiebreaks", "sit_out_score", "game_options")
+    unknown = sorted(set(changes) - set(allowed))
+    if unknown:
+        raise Invalid(
+            "tournament.field",
+            gettext("{field} cannot be changed").format(field=unknown[0]),
+            field=unknown[0],
+        )
+    checked: dict[str, Any] = {}
+    if "game_options" in changes:
+        checked["game_options"] = _check_game_options(tournament.games, changes["game_options"])
+    if "scoring" in changes:
+        checked["scoring"] = _check_scoring(changes["scoring"], tournament.games)
+    if "tiebreaks" in changes:
+        checked["tiebreaks"] = _check_tiebreaks(changes["tiebreaks"])
+    if "sit_out_score" in changes:
+        checked["sit_out_score"] = _check_score(changes["sit_out_score"], "sit_out_score")
+    return checked
+
+
 def tournament_update(
     *,
     tournament: Tournament,

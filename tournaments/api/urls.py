@@ -29,6 +29,7 @@ urlpatterns = [
     path(f"{t}standings/", views.StandingsApi.as_view(), name="standings"),
     path(f"{t}standings/export/", views.StandingsExportApi.as_view(), name="standings-export"),
     path(f"{t}standings/rebuild/", views.StandingsRebuildApi.as_view(), name="standings-rebuild"),
+    path(f"{t}standings/whatif/", views.StandingsWhatifApi.as_view(), name="standings-whatif"),
     path("standings/", views.StandingsListApi.as_view(), name="standings-list"),
     path("players/<id:player_id>/ratings/", views.PlayerRatingsApi.as_view(), name="player-ratings"),
 ]

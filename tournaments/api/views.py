@@ -524,6 +524,33 @@ class StandingsApi(TournamentApi):
         return Response(selectors.standings(self.get_tournament(tournament_id)))
 
 
+class StandingsWhatifApi(TournamentApi):
+    access = {"POST": "read"}
+
+    class InputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "StandingsWhatifInput"
+
+        scoring = serializers.CharField(required=False)
+        tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
+        sit_out_score = serializers.CharField(required=False, max_length=30)
+        game_options = serializers.DictField(required=False)
+
+    @extend_schema(
+        operation_id="standings_whatif",
+        request=InputSerializer,
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """What if: the standings computed again from the log under another scoring, precedence, sit-out
+        score or game options, each row with its place as it stands (``rank_before``) and ``moved``. A
+        read: nothing is written, and the answer says ``what_if: true``, ``official: false``."""
+        tournament = self.get_tournament(tournament_id)
+        values = validated(self.InputSerializer, request.data)
+        changes = services.whatif_changes(tournament, values)
+        return Response(selectors.standings_whatif(tournament, changes))
+
+
 class StandingsCsvRenderer(BaseRenderer):
     """Standings as CSV for a spreadsheet. The byte-order mark tells spreadsheets the file is UTF-8, so
     that "Niccolò" opens as "Niccolò"; an error body becomes a two-column CSV of its code and message."""

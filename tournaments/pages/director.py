@@ -291,7 +291,23 @@ def tournament_settings(request: HttpRequest, tournament_id: int) -> HttpRespons
     initial = SettingsForm.initial_for(tournament)
     form = SettingsForm(request.POST or None, initial=initial, club=tournament.club)
     status = 200
-    if request.method == "POST":
+    preview = None
+    if request.method == "POST" and "preview" in request.POST:
+        # What the standings would be under the new ranking: a read, nothing saved.
+        if form.is_valid():
+            changes = {k: v for k, v in form.changes().items() if k in selectors.WHATIF_SETTINGS}
+            if "tiebreaks" in changes and not changes["tiebreaks"]:
+                changes["tiebreaks"] = list(default_precedence(tournament.games))
+            try:
+                checked = services.whatif_changes(tournament, changes)
+            except ServiceError as exc:
+                _field_error(form, exc, display.refusal(exc))
+                status = exc.status_code
+            else:
+                preview = _preview(selectors.standings_whatif(tournament, checked))
+        else:
+            status = 400
+    elif request.method == "POST":
         status = 400
         if form.is_valid():
             changes = form.changes()
@@ -327,9 +343,23 @@ def tournament_settings(request: HttpRequest, tournament_id: int) -> HttpRespons
             "form": form,
             "started": tournament.rounds.exists(),
             "changes": [_change_view(c) for c in selectors.tournament_changes(tournament)],
+            "preview": preview,
         },
         status=status,
     )
+
+
+def _preview(report: dict[str, Any]) -> dict[str, Any]:
+    """The what-if standings for the settings page: the rows in their new order, each with its place as
+    it stands, the values and the new reason it is below the row above."""
+    keys = [k for k in report["precedence"] if k != "lot"]
+    return {
+        "columns": display.metric_columns(keys),
+        "rows": display.standings_rows(report["rows"], keys, []),
+        "moved": report["moved"],
+        "order": [display.metric_name(k) for k in report["precedence"]],
+        "refused": report["refused"],
+    }
 
 
 def _change_view(change: dict[str, Any]) -> dict[str, Any]:

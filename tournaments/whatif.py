@@ -1,0 +1,87 @@
+"""What if a tournament were ranked under other settings: its standings computed again from the event
+log with another scoring method, precedence, sit-out score or game options, side by side with the
+standings as they stand. A read: nothing is written, and the answer is labelled ``what_if``.
+
+The computation is the rebuild's (:func:`tournaments.projections.standings_rebuild`): the tournament's
+stream folded for its rounds, tables and sit-outs, every table's match folded from its hands' events,
+the same ledger and ranking; only the settings asked for differ. Under other game options a match one
+of whose moves cannot stand is named and counts as unfinished.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from scoring.log import store
+from tournaments import events
+from tournaments.models import Registration, Standings, Tournament
+from tournaments.plan.standings import check_precedence, ledger_of
+from tournaments.projections import _document, contributions_from_log, table_notes
+
+# The settings a what-if may change, as the tournament's log names them.
+SETTINGS = ("scoring", "tiebreaks", "sit_out_score", "game_options")
+
+
+def standings_whatif(tournament: Tournament, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The standings under `changes` (some of :data:`SETTINGS`) beside the standings as stored.
+
+    Each row gives the player's place as it stands and under the changes, whether it moved, the values
+    of the other precedence and the new reason it is below the row above. Raises ValueError naming a
+    setting that cannot be changed here.
+    """
+    unknown = sorted(set(changes) - set(SETTINGS))
+    if unknown:
+        raise ValueError(f"what-if settings are {', '.join(SETTINGS)}; not {', '.join(unknown)}")
+    tlog = events.fold(store.read_stream(tournament.stream_id))
+    settings = {**tlog.settings, **{k: v for k, v in changes.items() if k != "game_options"}}
+    settings["tiebreaks"] = list(check_precedence(settings["tiebreaks"]))
+    other_options: dict[str, dict[str, Any]] = dict(changes.get("game_options") or {})
+
+    sit_out_score = changes.get("sit_out_score")
+    contributions, notable, refused = contributions_from_log(
+        tlog,
+        other_options=other_options or None,
+        sit_out_score=None if sit_out_score is None else Fraction(str(sit_out_score)),
+    )
+    names = dict(
+        Registration.objects.filter(tournament=tournament, player_id__in=list(tlog.players)).values_list(
+            "player_id", "player__name"
+        )
+    )
+    data, _, _ = _document(
+        ledger=ledger_of(contributions),
+        players={p: names.get(p, name) for p, name in tlog.players.items()},
+        settings=settings,
+        contributions=contributions,
+        notes=table_notes(notable),
+    )
+    stored = Standings.objects.filter(tournament=tournament).values_list("data", flat=True).first() or {}
+    return compare(stored, data, changes, refused)
+
+
+def compare(
+    stored: Mapping[str, Any],
+    data: Mapping[str, Any],
+    changes: Mapping[str, Any],
+    refused: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The what-if standings row by row beside the stored ones: places before and after, moves marked."""
+    before = {row["player"]: row["rank"] for row in stored.get("rows", [])}
+    rows = []
+    for row in data["rows"]:
+        was = before.get(row["player"])
+        rows.append({**row, "rank_before": was, "moved": was != row["rank"]})
+    return {
+        "what_if": True,
+        "official": False,
+        "changes": dict(changes),
+        "scoring": data["scoring"],
+        "precedence": data["precedence"],
+        "metrics": data["metrics"],
+        "rows": rows,
+        "notes": data["notes"],
+        "refused": refused,
+        "moved": sum(1 for r in rows if r["moved"]),
+    }
