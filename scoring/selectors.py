@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -29,8 +29,17 @@ from scoring.hands.fold import (
 from scoring.hands.records import export_hand, export_match
 from scoring.hands.snapshot import snapshot
 from scoring.log import chain, store
-from scoring.log.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
-from scoring.models import Hand, Match, MatchSeat
+from scoring.log.events import (
+    HandStarted,
+    MatchOpened,
+    MoveRecorded,
+    MoveUndone,
+    RulingRecorded,
+    hand_stream_id,
+    match_stream_id,
+    to_payload,
+)
+from scoring.models import Hand, Match
 from scoring.rules import HandResult, ImpossibleMove, Text, game_names, get_game
 from scoring.rules.core import Score, jsonable, score_str
 from scoring.rules.moves import move_from_dict, move_to_dict
@@ -44,7 +53,12 @@ def _started(events: Sequence[store.RecordedEvent]) -> HandStarted:
 
 
 def hand_setup(hand: Hand, events: Sequence[store.RecordedEvent] | None = None) -> Setup:
-    started = _started(events if events is not None else store.read_stream(hand.stream_id))
+    return setup_of(events if events is not None else store.read_stream(hand.stream_id))
+
+
+def setup_of(events: Sequence[store.RecordedEvent]) -> Setup:
+    """How a hand's stream starts: the fold's setup."""
+    started = _started(events)
     return Setup(
         started.game, dict(started.options), tuple(started.seats), started.dealer, dict(started.context)
     )
@@ -52,8 +66,13 @@ def hand_setup(hand: Hand, events: Sequence[store.RecordedEvent] | None = None) 
 
 def hand_entries(hand: Hand, events: Sequence[store.RecordedEvent] | None = None) -> list[Entry]:
     """The hand's log as the fold takes it; positions are stream versions."""
+    return entries_of(events if events is not None else store.read_stream(hand.stream_id))
+
+
+def entries_of(events: Sequence[store.RecordedEvent]) -> list[Entry]:
+    """A hand's stream as the fold takes it; positions are stream versions."""
     entries: list[Entry] = []
-    for e in events if events is not None else store.read_stream(hand.stream_id):
+    for e in events:
         ev = e.event
         if isinstance(ev, MoveRecorded):
             entries.append(MoveEntry(e.version, move_from_dict(ev.move), e.recorded_by))
@@ -404,35 +423,84 @@ def match_outcome(match: Match) -> MatchOutcome:
     )
 
 
-def match_outcomes_from_log(matches: Sequence[Match]) -> list[MatchOutcome]:
-    """The matches rebuilt from the event log alone: every hand folded again, the sheet computed again.
+class MissingFromLog(LookupError):
+    """A match row whose stream holds no MatchOpened: the log cannot say what the match is."""
 
-    Reads the streams of all the matches' hands in one query.
-    """
-    ids = [m.pk for m in matches]
-    hands: dict[int, list[Hand]] = {pk: [] for pk in ids}
-    for hand in Hand.objects.filter(match_id__in=ids).order_by("match_id", "number"):
-        hands[hand.match_id].append(hand)
-    seats_of: dict[int, list[MatchSeat]] = {pk: [] for pk in ids}
-    for seat in MatchSeat.objects.filter(match_id__in=ids).order_by("match_id", "seat"):
-        seats_of[seat.match_id].append(seat)
-    events = store.read_streams([h.stream_id for hs in hands.values() for h in hs])
+
+@dataclass(frozen=True)
+class MatchLog:
+    """A match as its log tells it: the MatchOpened event and each hand's stream, in hand order."""
+
+    match: int
+    opened: MatchOpened
+    hands: tuple[tuple[store.RecordedEvent, ...], ...]
+
+    @property
+    def seats(self) -> list[tuple[int | None, str]]:
+        return [(s["player"], s["name"]) for s in self.opened.seats]
+
+
+def match_logs(match_ids: Sequence[int]) -> dict[int, MatchLog]:
+    """The matches read from the event log alone: no match, seat or hand row is consulted. A match's
+    hands are the streams ``match-<id>-hand-1``, ``-2``, ... up to the first that holds nothing (a hand
+    starts only after the one before it): read a batch of numbers at a time, in a few queries."""
+    ids = list(dict.fromkeys(match_ids))
+    opened_events = store.read_streams([match_stream_id(pk) for pk in ids])
+    opened: dict[int, MatchOpened] = {}
+    for pk in ids:
+        stream = opened_events[match_stream_id(pk)]
+        first = stream[0].event if stream else None
+        if not isinstance(first, MatchOpened):
+            raise MissingFromLog(f"match {pk} has no MatchOpened event in the log")
+        opened[pk] = first
+    hands: dict[int, list[tuple[store.RecordedEvent, ...]]] = {pk: [] for pk in ids}
+    # How many hand numbers to ask for at once: what the rows say, plus one to find the end.
+    guess = dict(
+        Hand.objects.filter(match_id__in=ids)
+        .values("match_id")
+        .annotate(n=Max("number"))
+        .values_list("match_id", "n")
+    )
+    open_ids = set(ids)
+    while open_ids:
+        wanted = {
+            pk: [
+                hand_stream_id(pk, n)
+                for n in range(len(hands[pk]) + 1, max(guess.get(pk, 0), len(hands[pk])) + 2)
+            ]
+            for pk in open_ids
+        }
+        found = store.read_streams([s for names in wanted.values() for s in names])
+        for pk, names in wanted.items():
+            for name in names:
+                if not found[name]:
+                    open_ids.discard(pk)
+                    break
+                hands[pk].append(tuple(found[name]))
+            guess[pk] = len(hands[pk]) * 2
+    return {pk: MatchLog(pk, opened[pk], tuple(hands[pk])) for pk in ids}
+
+
+def match_outcomes_from_log(matches: Sequence[Match]) -> list[MatchOutcome]:
+    """The matches rebuilt from the event log alone: the game, options and seats from each match's
+    MatchOpened, every hand folded again, the sheet computed again (only the rows' ids are used)."""
+    logs = match_logs([m.pk for m in matches])
     out = []
     for match in matches:
-        game = get_game(match.game)
-        seats = seats_of[match.pk]
+        mlog = logs[match.pk]
+        game = get_game(mlog.opened.game)
+        seats = mlog.seats
         results: list[HandResult] = []
         counts: list[list[int]] = []
         last: store.RecordedEvent | None = None
-        for hand in hands[match.pk]:
-            stream = events[hand.stream_id]
-            view = fold(hand_setup(hand, stream), hand_entries(hand, stream))
+        for stream in mlog.hands:
+            view = fold(setup_of(stream), entries_of(stream))
             if view.over and view.result is not None:
                 results.append(view.result)
             counts.append(ruled_against(view))
             if stream and (last is None or stream[-1].position > last.position):
                 last = stream[-1]
-        options = game.ruleset.validate(match.options)
+        options = game.ruleset.validate(mlog.opened.options)
         result = game.match_result(options, len(seats), results)
         # The parts of the sheet an outcome reads (its rows are not needed: they cost more than the rest).
         sheet = {
@@ -444,7 +512,8 @@ def match_outcomes_from_log(matches: Sequence[Match]) -> list[MatchOutcome]:
         out.append(
             _outcome(
                 match,
-                seats=[(s.player_id, s.name) for s in seats],
+                seats=seats,
+                game=mlog.opened.game,
                 sheet=sheet,
                 hand_results=[_teams(r.outcome, r.teams, r.team_scores) for r in results],
                 ruled=[c for c in counts if c],
@@ -473,12 +542,13 @@ def _outcome(
     ruled: Sequence[Sequence[int]],
     position: int,
     recorded_at: datetime | None,
+    game: str | None = None,
 ) -> MatchOutcome:
     n = len(seats)
     sides = (sheet.get("details") or {}).get("sides") or [[s] for s in range(n)]
     return MatchOutcome(
         match=match.pk,
-        game=match.game,
+        game=game or match.game,
         finished=bool(sheet.get("finished")),
         players=tuple(p for p, _ in seats),
         names=tuple(name for _, name in seats),

@@ -423,10 +423,23 @@ def ratings_apply_match(*, match_id: int) -> bool:
 
 
 def ratings_rebuild(*, game: str) -> None:
-    """Every rating of the game computed again from its finished matches, in match order."""
+    """Every rating of the game computed again from its finished matches as the event log tells them
+    (players, options and hands folded from the log), in match order."""
     with gc_paused(), transaction.atomic():
         _book(game)
-        _rerate_from(game, 0)
+        _rerate_from(game, 0, from_log=True)
+
+
+def rated_from_log(game: str) -> list[MatchOutcome]:
+    """The game's finished matches, in match order, from the event log alone (the rows only say which
+    matches exist)."""
+    ids = list(Match.objects.filter(game=game).order_by("pk").values_list("pk", flat=True))
+    out: list[MatchOutcome] = []
+    for start in range(0, len(ids), REBUILD_BATCH):
+        batch = Match.objects.in_bulk(ids[start : start + REBUILD_BATCH])
+        outcomes = match_outcomes_from_log([batch[pk] for pk in ids[start : start + REBUILD_BATCH]])
+        out += [o for o in outcomes if o.finished and o.game == game]
+    return out
 
 
 def _current(game: str, players: Iterable[int | None]) -> dict[int, ratings.Rating]:
@@ -473,17 +486,20 @@ def _save_current(game: str, players: Iterable[int], state: dict[int, ratings.Ra
             PlayerRating.objects.filter(player_id=p, game=game).delete()
 
 
-def _rerate_from(game: str, first_match: int) -> None:
-    """Forget the game's ratings from ``first_match`` on and rate its finished matches from there again."""
+def _rerate_from(game: str, first_match: int, *, from_log: bool = False) -> None:
+    """Forget the game's ratings from ``first_match`` on and rate its finished matches from there again
+    (``from_log``: every match, as the event log tells it)."""
     dropped = set(
         RatingHistory.objects.filter(game=game, match_id__gte=first_match).values_list("player_id", flat=True)
     )
     RatingHistory.objects.filter(game=game, match_id__gte=first_match).delete()
     RatedMatch.objects.filter(game=game, match_id__gte=first_match).delete()
-    later = list(
-        Match.objects.filter(game=game, status=Match.Status.FINISHED, pk__gte=first_match).order_by("pk")
-    )
-    outcomes = [match_outcome(m) for m in later]
+    if from_log:
+        assert first_match == 0, "the log is read from the game's first match"
+        outcomes = rated_from_log(game)
+    else:
+        later = Match.objects.filter(game=game, status=Match.Status.FINISHED, pk__gte=first_match)
+        outcomes = [match_outcome(m) for m in later.order_by("pk")]
     involved = dropped | {p for o in outcomes for p in o.players if p is not None}
     state: dict[int, ratings.Rating] = {}
     for row in RatingHistory.objects.filter(game=game, player_id__in=involved).order_by("match_id"):
