@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,7 +40,7 @@ from scoring.log.events import (
     match_stream_id,
     to_payload,
 )
-from scoring.models import Hand, Match
+from scoring.models import Hand, Match, MatchSeat
 from scoring.rules import HandResult, ImpossibleMove, Text, game_names, get_game
 from scoring.rules.core import Score, jsonable, score_str
 from scoring.rules.moves import move_from_dict, move_to_dict
@@ -560,3 +561,112 @@ def _outcome(
         position=position,
         recorded_at=recorded_at,
     )
+
+
+# ---- the read models against the log ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Difference:
+    """A stored row that is not what the event log says: its table, its key (the columns that name it),
+    the column, the stored value and the value from the log (None where the row should not exist or is
+    missing)."""
+
+    table: str
+    key: str
+    column: str
+    stored: Any
+    logged: Any
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON holds it (tuples become lists, numbers stay numbers), so that a stored JSON column
+    and a value computed from the log compare equal when they say the same."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def compare(
+    out: list[Difference],
+    table: str,
+    key: str,
+    stored: Mapping[str, Any] | None,
+    logged: Mapping[str, Any] | None,
+) -> None:
+    if stored is None or logged is None:
+        out.append(Difference(table, key, "(row)", plain(stored), plain(logged)))
+        return
+    for column, value in logged.items():
+        if plain(stored[column]) != plain(value):
+            out.append(Difference(table, key, column, plain(stored[column]), plain(value)))
+
+
+def match_differences(match_ids: Sequence[int]) -> list[Difference]:
+    """What the match, seat and hand rows of these matches hold that the log does not say: each match's
+    MatchOpened against its match and seat rows, each hand's fold against its hand row, the sheet the
+    log's hands make against the match's sheet and status."""
+    logs = match_logs(match_ids)
+    matches = Match.objects.in_bulk(list(logs))
+    seat_rows: dict[int, dict[int, dict[str, Any]]] = {pk: {} for pk in logs}
+    for row in MatchSeat.objects.filter(match_id__in=list(logs)).values(
+        "match_id", "seat", "name", "player_id"
+    ):
+        seat_rows[row["match_id"]][row["seat"]] = row
+    hand_rows: dict[int, dict[int, dict[str, Any]]] = {pk: {} for pk in logs}
+    for row in Hand.objects.filter(match_id__in=list(logs)).values():
+        hand_rows[row["match_id"]][row["number"]] = row
+    out: list[Difference] = []
+    for pk, mlog in logs.items():
+        match, opened = matches[pk], mlog.opened
+        results: list[tuple[int, HandResult]] = []
+        logged_hands: dict[int, dict[str, Any]] = {}
+        for number, stream in enumerate(mlog.hands, start=1):
+            view = fold(setup_of(stream), entries_of(stream))
+            if view.over and view.result is not None:
+                results.append((number, view.result))
+            logged_hands[number] = {
+                "stream_id": hand_stream_id(pk, number),
+                "dealer": _started(stream).dealer,
+                "version": stream[-1].version,
+                "status": Hand.Status.OVER if view.over else Hand.Status.IN_PLAY,
+                "flagged": view.flagged,
+                "result": view.result.as_dict() if view.result else None,
+                "ruled_against": ruled_against(view),
+                "position": stream[-1].position,
+            }
+        game = get_game(opened.game)
+        sheet = sheet_of(
+            opened.game, game.ruleset.validate(opened.options), [s["name"] for s in opened.seats], results
+        )
+        stored_match = {
+            "club_id": match.club_id,
+            "game": match.game,
+            "options": match.options,
+            "direction": match.direction,
+            "status": match.status,
+            "sheet": match.sheet,
+        }
+        logged_match = {
+            "club_id": opened.club,
+            "game": opened.game,
+            "options": opened.options,
+            "direction": opened.direction,
+            "status": Match.Status.FINISHED if sheet["finished"] else Match.Status.OPEN,
+            "sheet": sheet,
+        }
+        compare(out, Match._meta.db_table, f"id={pk}", stored_match, logged_match)
+        logged_seats = {i: {"name": s["name"], "player_id": s["player"]} for i, s in enumerate(opened.seats)}
+        for seat in sorted(set(logged_seats) | set(seat_rows[pk])):
+            compare(
+                out,
+                MatchSeat._meta.db_table,
+                f"match_id={pk} seat={seat}",
+                seat_rows[pk].get(seat),
+                logged_seats.get(seat),
+            )
+        for number in sorted(set(logged_hands) | set(hand_rows[pk])):
+            compare(
+                out,
+                Hand._meta.db_table,
+                f"match_id={pk} number={number}",
+                hand_rows[pk].get(number),
+                logged_hands.get(number),
+            )
+    return out

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -28,7 +29,7 @@ from django.utils import timezone
 from common.batch import gc_paused
 from scoring.log import store
 from scoring.models import Match
-from scoring.selectors import MatchOutcome, match_outcome, match_outcomes_from_log
+from scoring.selectors import Difference, MatchOutcome, compare, match_outcome, match_outcomes_from_log
 from tournaments import events
 from tournaments.models import (
     PlayerRating,
@@ -42,6 +43,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.models import SitOut as SitOutRow
 from tournaments.plan import ratings
 from tournaments.plan.standings import (
     Contribution,
@@ -296,74 +298,97 @@ def standings_apply_match(*, match_id: int) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Rebuilt:
+    """The standings as the event log alone makes them: what :func:`standings_rebuild` writes, and what
+    :func:`tournament_differences` compares with the stored rows."""
+
+    ledger: Ledger
+    data: dict[str, Any]
+    position: int
+    as_of: str | None
+    contributions: list[Contribution]
+    log: events.TournamentLog
+
+
+def standings_from_log(tournament: Tournament) -> Rebuilt:
+    """The standings computed from the event log alone: the tournament's stream folded for its rounds,
+    tables, sit-outs and settings, and every table's match read from its own streams (who sat where from
+    its MatchOpened, every hand folded again). Writes nothing."""
+    tlog = events.fold(store.read_stream(tournament.stream_id))
+    contributions: list[Contribution] = []
+    notable: list[dict[str, Any]] = []
+    tables = [(r, t) for r in tlog.rounds for t in r.tables]
+    matches = Match.objects.in_bulk([t.match for _, t in tables])
+    for start in range(0, len(tables), REBUILD_BATCH):
+        batch = tables[start : start + REBUILD_BATCH]
+        outcomes = match_outcomes_from_log([matches[t.match] for _, t in batch])
+        for (rnd, table), outcome in zip(batch, outcomes, strict=True):
+            if outcome.finished and not table.abandoned:
+                contributions.append(table_contribution(outcome))
+            notable.append(
+                {
+                    "round": rnd.number,
+                    "table": table.number,
+                    "match": table.match,
+                    "abandoned": table.abandoned,
+                    "reason": table.reason,
+                    "closed_position": rnd.closed_position,
+                    "finished": outcome.finished,
+                    "position": outcome.position,
+                }
+            )
+    for rnd in tlog.rounds:
+        for player in rnd.sit_outs:
+            contributions.append(
+                SitOut(
+                    key=sit_out_key(rnd.number, player),
+                    player=player,
+                    score=Fraction(rnd.sit_out_score),
+                    position=rnd.position,
+                    recorded_at=rnd.recorded_at,
+                )
+            )
+    ledger = ledger_of(contributions)
+    names = dict(
+        Registration.objects.filter(tournament=tournament, player_id__in=list(tlog.players)).values_list(
+            "player_id", "player__name"
+        )
+    )
+    data, position, as_of = _document(
+        ledger=ledger,
+        players={p: names.get(p, name) for p, name in tlog.players.items()},
+        settings=tlog.settings,
+        contributions=contributions,
+        notes=table_notes(notable),
+    )
+    return Rebuilt(ledger, data, position, as_of, contributions, tlog)
+
+
+def _contribution_row(tournament: Tournament, c: Contribution) -> StandingsContribution:
+    return StandingsContribution(
+        tournament=tournament,
+        key=c.key,
+        match_id=int(c.key.split(":")[1]) if isinstance(c, TableResult) else None,
+        position=c.position,
+        data=contribution_json(c),
+    )
+
+
 def standings_rebuild(*, tournament_id: int) -> Standings:
-    """The standings computed again from the event log alone: the tournament's stream folded for its
-    rounds, tables, sit-outs and settings, and every table's match folded hand by hand."""
+    """The standings computed again from the event log alone (:func:`standings_from_log`) and written."""
     tournament = Tournament.objects.get(pk=tournament_id)
     with gc_paused(), transaction.atomic():
         standings = _locked(tournament)
-        tlog = events.fold(store.read_stream(tournament.stream_id))
-        contributions: list[Contribution] = []
-        notable: list[dict[str, Any]] = []
-        tables = [(r, t) for r in tlog.rounds for t in r.tables]
-        matches = Match.objects.in_bulk([t.match for _, t in tables])
-        for start in range(0, len(tables), REBUILD_BATCH):
-            batch = tables[start : start + REBUILD_BATCH]
-            outcomes = match_outcomes_from_log([matches[t.match] for _, t in batch])
-            for (rnd, table), outcome in zip(batch, outcomes, strict=True):
-                if outcome.finished and not table.abandoned:
-                    contributions.append(table_contribution(outcome))
-                notable.append(
-                    {
-                        "round": rnd.number,
-                        "table": table.number,
-                        "match": table.match,
-                        "abandoned": table.abandoned,
-                        "reason": table.reason,
-                        "closed_position": rnd.closed_position,
-                        "finished": outcome.finished,
-                        "position": outcome.position,
-                    }
-                )
-        for rnd in tlog.rounds:
-            for player in rnd.sit_outs:
-                contributions.append(
-                    SitOut(
-                        key=sit_out_key(rnd.number, player),
-                        player=player,
-                        score=Fraction(rnd.sit_out_score),
-                        position=rnd.position,
-                        recorded_at=rnd.recorded_at,
-                    )
-                )
-        ledger = ledger_of(contributions)
-        names = dict(
-            Registration.objects.filter(tournament=tournament, player_id__in=list(tlog.players)).values_list(
-                "player_id", "player__name"
-            )
-        )
-        data, position, as_of = _document(
-            ledger=ledger,
-            players={p: names.get(p, name) for p, name in tlog.players.items()},
-            settings=tlog.settings,
-            contributions=contributions,
-            notes=table_notes(notable),
-        )
+        rebuilt = standings_from_log(tournament)
         StandingsContribution.objects.filter(tournament=tournament).delete()
         StandingsContribution.objects.bulk_create(
-            StandingsContribution(
-                tournament=tournament,
-                key=c.key,
-                match_id=int(c.key.split(":")[1]) if isinstance(c, TableResult) else None,
-                position=c.position,
-                data=contribution_json(c),
-            )
-            for c in contributions
+            _contribution_row(tournament, c) for c in rebuilt.contributions
         )
-        standings.ledger = ledger.as_json()
-        standings.data = data
-        standings.position = position
-        standings.as_of = _parse_time(as_of)
+        standings.ledger = rebuilt.ledger.as_json()
+        standings.data = rebuilt.data
+        standings.position = rebuilt.position
+        standings.as_of = _parse_time(rebuilt.as_of)
         standings.updated_at = timezone.now()
         standings.save()
     return standings
@@ -452,19 +477,7 @@ def _rate(game: str, outcomes: Sequence[MatchOutcome], state: dict[int, ratings.
     history: list[RatingHistory] = []
     touched: set[int] = set()
     for outcome in outcomes:
-        contests = ratings.contests(
-            game=outcome.game,
-            players=outcome.players,
-            totals=outcome.totals,
-            winners=outcome.winners,
-            sides=outcome.sides,
-            hand_results=outcome.hand_results,
-        )
-        changed: set[int] = set()
-        for contest in contests:
-            new = ratings.rate(state, contest)
-            state.update(new)
-            changed |= set(new)
+        changed = _rate_one(outcome, state)
         history += [
             RatingHistory(player_id=p, game=game, match_id=outcome.match, mu=state[p][0], sigma=state[p][1])
             for p in sorted(changed)
@@ -473,6 +486,48 @@ def _rate(game: str, outcomes: Sequence[MatchOutcome], state: dict[int, ratings.
         touched |= changed
     RatingHistory.objects.bulk_create(history)
     _save_current(game, touched, state)
+
+
+def _rate_one(outcome: MatchOutcome, state: dict[int, ratings.Rating]) -> set[int]:
+    """Rate one match from ``state`` (updated in place); the players whose rating changed."""
+    contests = ratings.contests(
+        game=outcome.game,
+        players=outcome.players,
+        totals=outcome.totals,
+        winners=outcome.winners,
+        sides=outcome.sides,
+        hand_results=outcome.hand_results,
+    )
+    changed: set[int] = set()
+    for contest in contests:
+        new = ratings.rate(state, contest)
+        state.update(new)
+        changed |= set(new)
+    return changed
+
+
+@dataclass(frozen=True)
+class RatingsRebuilt:
+    """A game's ratings as the event log alone makes them (what :func:`ratings_rebuild` writes)."""
+
+    rated: dict[int, int]  # match -> the log position it was rated at
+    history: dict[tuple[int, int], ratings.Rating]  # (player, match) -> rating after it
+    current: dict[int, tuple[float, float, int]]  # player -> mu, sigma, matches rated
+
+
+def ratings_from_log(game: str) -> RatingsRebuilt:
+    """Every rating of the game computed from the log in memory, in match order; writes nothing."""
+    state: dict[int, ratings.Rating] = {}
+    rated: dict[int, int] = {}
+    history: dict[tuple[int, int], ratings.Rating] = {}
+    counts: dict[int, int] = {}
+    for outcome in rated_from_log(game):
+        rated[outcome.match] = outcome.position
+        for p in sorted(_rate_one(outcome, state)):
+            history[(p, outcome.match)] = state[p]
+            counts[p] = counts.get(p, 0) + 1
+    current = {p: (state[p][0], state[p][1], n) for p, n in counts.items()}
+    return RatingsRebuilt(rated, history, current)
 
 
 def _save_current(game: str, players: Iterable[int], state: dict[int, ratings.Rating]) -> None:
@@ -522,3 +577,173 @@ def ratings_stale(limit: int = 500) -> list[int]:
         if len(stale) >= limit:
             break
     return stale
+
+
+# ---- the stored rows against the log -----------------------------------------------------------------
+SETTINGS_COLUMNS = (
+    "club",
+    "name",
+    "kind",
+    "games",
+    "game_options",
+    "scoring",
+    "tiebreaks",
+    "sit_out_score",
+    "seed",
+    "rounds_planned",
+    "forbidden_pairs",
+)
+
+
+def tournament_differences(tournament: Tournament) -> list[Difference]:
+    """What the tournament's rows hold that its stream and its tables' matches do not say: its settings,
+    rounds, tables, sit-outs, standings and their contributions, each against the log folded in memory
+    (:func:`standings_from_log`). The tables' matches are compared by :func:`match_differences`."""
+    rebuilt = standings_from_log(tournament)
+    tlog = rebuilt.log
+    out: list[Difference] = []
+    where = f"id={tournament.pk}"
+    stored_t = {
+        f"{c}_id" if c == "club" else c: getattr(tournament, f"{c}_id" if c == "club" else c)
+        for c in SETTINGS_COLUMNS
+    }
+    logged_t = {f"{c}_id" if c == "club" else c: tlog.settings.get(c) for c in SETTINGS_COLUMNS}
+    logged_t["published"], stored_t["published"] = tlog.published, tournament.published
+    compare(out, Tournament._meta.db_table, where, stored_t, logged_t)
+
+    rounds = {r.number: r for r in Round.objects.filter(tournament=tournament)}
+    logged_rounds = {r.number: r for r in tlog.rounds}
+    for number in sorted(set(rounds) | set(logged_rounds)):
+        row, rlog = rounds.get(number), logged_rounds.get(number)
+        compare(
+            out,
+            Round._meta.db_table,
+            f"tournament_id={tournament.pk} number={number}",
+            None
+            if row is None
+            else {
+                "game": row.game,
+                "seed": row.seed,
+                "repeats": row.repeats,
+                "closed_position": row.closed_position,
+            },
+            None
+            if rlog is None
+            else {
+                "game": rlog.game,
+                "seed": rlog.seed,
+                "repeats": rlog.repeats,
+                "closed_position": rlog.closed_position,
+            },
+        )
+    tables = {
+        (t.round.number, t.number): t
+        for t in Table.objects.filter(round__tournament=tournament).select_related("round")
+    }
+    logged_tables = {(r.number, t.number): t for r in tlog.rounds for t in r.tables}
+    for key in sorted(set(tables) | set(logged_tables)):
+        table, tl = tables.get(key), logged_tables.get(key)
+        compare(
+            out,
+            Table._meta.db_table,
+            f"tournament_id={tournament.pk} round={key[0]} number={key[1]}",
+            None
+            if table is None
+            else {
+                "match_id": table.match_id,
+                "players": table.players,
+                "dealer": table.dealer,
+                "pairs": table.pairs,
+                "abandoned": table.abandoned,
+                "abandon_reason": table.abandon_reason,
+            },
+            None
+            if tl is None
+            else {
+                "match_id": tl.match,
+                "players": list(tl.players),
+                "dealer": tl.dealer,
+                "pairs": tl.pairs,
+                "abandoned": tl.abandoned,
+                "abandon_reason": tl.reason,
+            },
+        )
+    sits = {
+        (s.round.number, s.player_id): s.score
+        for s in SitOutRow.objects.filter(round__tournament=tournament).select_related("round")
+    }
+    logged_sits = {(r.number, p): r.sit_out_score for r in tlog.rounds for p in r.sit_outs}
+    for key in sorted(set(sits) | set(logged_sits)):
+        compare(
+            out,
+            SitOutRow._meta.db_table,
+            f"tournament_id={tournament.pk} round={key[0]} player_id={key[1]}",
+            None if key not in sits else {"score": sits[key]},
+            None if key not in logged_sits else {"score": logged_sits[key]},
+        )
+
+    standings = Standings.objects.filter(tournament=tournament).first()
+    compare(
+        out,
+        Standings._meta.db_table,
+        f"tournament_id={tournament.pk}",
+        None
+        if standings is None
+        else {
+            "position": standings.position,
+            "ledger": standings.ledger,
+            "data": standings.data,
+        },
+        {"position": rebuilt.position, "ledger": rebuilt.ledger.as_json(), "data": rebuilt.data},
+    )
+    stored_c = {c.key: c for c in StandingsContribution.objects.filter(tournament=tournament)}
+    logged_c = {c.key: _contribution_row(tournament, c) for c in rebuilt.contributions}
+    for key in sorted(set(stored_c) | set(logged_c)):
+        compare(
+            out,
+            StandingsContribution._meta.db_table,
+            f"tournament_id={tournament.pk} key={key}",
+            *[
+                None if c is None else {"match_id": c.match_id, "position": c.position, "data": c.data}
+                for c in (stored_c.get(key), logged_c.get(key))
+            ],
+        )
+    return out
+
+
+def ratings_differences(game: str) -> list[Difference]:
+    """What the game's rating rows hold that its matches, as the log tells them, do not make."""
+    rebuilt = ratings_from_log(game)
+    out: list[Difference] = []
+    rated = dict(RatedMatch.objects.filter(game=game).values_list("match_id", "position"))
+    for match in sorted(set(rated) | set(rebuilt.rated)):
+        compare(
+            out,
+            RatedMatch._meta.db_table,
+            f"match_id={match}",
+            None if match not in rated else {"game": game, "position": rated[match]},
+            None if match not in rebuilt.rated else {"game": game, "position": rebuilt.rated[match]},
+        )
+    history = {(h.player_id, h.match_id): (h.mu, h.sigma) for h in RatingHistory.objects.filter(game=game)}
+    for key in sorted(set(history) | set(rebuilt.history)):
+        compare(
+            out,
+            RatingHistory._meta.db_table,
+            f"game={game} player_id={key[0]} match_id={key[1]}",
+            *[
+                None if r is None else {"mu": r[0], "sigma": r[1]}
+                for r in (history.get(key), rebuilt.history.get(key))
+            ],
+        )
+    current = {r.player_id: (r.mu, r.sigma, r.matches) for r in PlayerRating.objects.filter(game=game)}
+    for player in sorted(set(current) | set(rebuilt.current)):
+        compare(
+            out,
+            PlayerRating._meta.db_table,
+            f"game={game} player_id={player}",
+            *[
+                None if r is None else {"mu": r[0], "sigma": r[1], "matches": r[2]}
+                for r in (current.get(player), rebuilt.current.get(player))
+            ],
+        )
+    return out

@@ -92,6 +92,7 @@ def check_migration(database_url: str, query: Callable[[str], list[tuple[Any, ..
     assert {("clubs", "club"), ("clubs", "player"), ("clubs", "membership")} <= content_types
     assert not {("tournaments", "club"), ("tournaments", "player")} & content_types
     assert manage(database_url, "verify_log").startswith("ok: ")
+    assert manage(database_url, "verify_projections").startswith("ok: ")
     assert "No changes detected" in manage(database_url, "makemigrations", "--check", "--dry-run")
 
 
