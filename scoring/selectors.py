@@ -598,6 +598,11 @@ def compare(
             out.append(Difference(table, key, column, plain(stored[column]), plain(value)))
 
 
+def _counts(counts: Sequence[int]) -> list[int]:
+    """Ruled-against counts with none as [] (a hand row not written since its start holds [])."""
+    return list(counts) if any(counts) else []
+
+
 def match_differences(match_ids: Sequence[int]) -> list[Difference]:
     """What the match, seat and hand rows of these matches hold that the log does not say: each match's
     MatchOpened against its match and seat rows, each hand's fold against its hand row, the sheet the
@@ -605,13 +610,13 @@ def match_differences(match_ids: Sequence[int]) -> list[Difference]:
     logs = match_logs(match_ids)
     matches = Match.objects.in_bulk(list(logs))
     seat_rows: dict[int, dict[int, dict[str, Any]]] = {pk: {} for pk in logs}
-    for row in MatchSeat.objects.filter(match_id__in=list(logs)).values(
+    for seat_row in MatchSeat.objects.filter(match_id__in=list(logs)).values(
         "match_id", "seat", "name", "player_id"
     ):
-        seat_rows[row["match_id"]][row["seat"]] = row
+        seat_rows[seat_row["match_id"]][seat_row["seat"]] = dict(seat_row)
     hand_rows: dict[int, dict[int, dict[str, Any]]] = {pk: {} for pk in logs}
-    for row in Hand.objects.filter(match_id__in=list(logs)).values():
-        hand_rows[row["match_id"]][row["number"]] = row
+    for hand_row in Hand.objects.filter(match_id__in=list(logs)).values():
+        hand_rows[hand_row["match_id"]][hand_row["number"]] = dict(hand_row)
     out: list[Difference] = []
     for pk, mlog in logs.items():
         match, opened = matches[pk], mlog.opened
@@ -628,7 +633,7 @@ def match_differences(match_ids: Sequence[int]) -> list[Difference]:
                 "status": Hand.Status.OVER if view.over else Hand.Status.IN_PLAY,
                 "flagged": view.flagged,
                 "result": view.result.as_dict() if view.result else None,
-                "ruled_against": ruled_against(view),
+                "ruled_against": _counts(ruled_against(view)),
                 "position": stream[-1].position,
             }
         game = get_game(opened.game)
@@ -662,6 +667,9 @@ def match_differences(match_ids: Sequence[int]) -> list[Difference]:
                 logged_seats.get(seat),
             )
         for number in sorted(set(logged_hands) | set(hand_rows[pk])):
+            if number in hand_rows[pk]:
+                stored_hand = hand_rows[pk][number]
+                stored_hand["ruled_against"] = _counts(stored_hand["ruled_against"])
             compare(
                 out,
                 Hand._meta.db_table,

@@ -203,7 +203,11 @@ def _write(
     standings.position = position
     standings.as_of = _parse_time(as_of)
     standings.updated_at = timezone.now()
-    standings.save()
+    standings.save(update_fields=STANDINGS_FIELDS)
+
+
+# What a projection writes of the standings row (the app role may UPDATE these columns only).
+STANDINGS_FIELDS = ["ledger", "data", "position", "as_of", "updated_at"]
 
 
 def _parse_time(value: str | None) -> datetime | None:
@@ -390,7 +394,7 @@ def standings_rebuild(*, tournament_id: int) -> Standings:
         standings.position = rebuilt.position
         standings.as_of = _parse_time(rebuilt.as_of)
         standings.updated_at = timezone.now()
-        standings.save()
+        standings.save(update_fields=STANDINGS_FIELDS)
     return standings
 
 
@@ -698,14 +702,14 @@ def tournament_differences(tournament: Tournament) -> list[Difference]:
     )
     stored_c = {c.key: c for c in StandingsContribution.objects.filter(tournament=tournament)}
     logged_c = {c.key: _contribution_row(tournament, c) for c in rebuilt.contributions}
-    for key in sorted(set(stored_c) | set(logged_c)):
+    for c_key in sorted(set(stored_c) | set(logged_c)):
         compare(
             out,
             StandingsContribution._meta.db_table,
-            f"tournament_id={tournament.pk} key={key}",
+            f"tournament_id={tournament.pk} key={c_key}",
             *[
                 None if c is None else {"match_id": c.match_id, "position": c.position, "data": c.data}
-                for c in (stored_c.get(key), logged_c.get(key))
+                for c in (stored_c.get(c_key), logged_c.get(c_key))
             ],
         )
     return out
