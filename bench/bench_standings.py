@@ -38,6 +38,7 @@ from django.db import connection, transaction  # noqa: E402
 from clubs.models import Club, Membership, Player  # noqa: E402
 from scoring.demo import match_play_out  # noqa: E402
 from scoring.log import store  # noqa: E402
+from scoring.log.events import MatchOpened, match_stream_id  # noqa: E402
 from scoring.models import Hand, Match, MatchSeat, StoredEvent  # noqa: E402
 from segnapunti.celery import app as celery_app  # noqa: E402
 from tournaments import events, projections, services  # noqa: E402
@@ -123,6 +124,15 @@ class League:
                 MatchSeat.objects.bulk_create(
                     MatchSeat(match=match, seat=i, name=p.name, player=p) for i, p in enumerate(players)
                 )
+                # Who sits where, in the log: what a rebuild reads (issue 25).
+                opened_match = MatchOpened(
+                    club=match.club_id,
+                    game=match.game,
+                    options=dict(match.options),
+                    direction=match.direction,
+                    seats=tuple({"name": p.name, "player": p.pk} for p in players),
+                )
+                store.append(match_stream_id(match.pk), [opened_match], expected_version=0)
                 source = template.hands.get()
                 hand = Hand.objects.create(
                     match=match,
@@ -187,11 +197,12 @@ class League:
 
 
 def folded_events(t: Tournament) -> int:
-    """The events a rebuild reads: the tournament's stream and every table's hands."""
+    """The events a rebuild reads: the tournament's stream, every table's MatchOpened and its hands."""
     hands = Hand.objects.filter(match__tournament_table__round__tournament=t).values_list(
-        "stream_id", flat=True
+        "stream_id", "match_id"
     )
-    return StoredEvent.objects.filter(stream_id__in=list(hands)).count() + t.version
+    streams = [h for h, _ in hands] + [match_stream_id(m) for m in {m for _, m in hands}]
+    return StoredEvent.objects.filter(stream_id__in=streams).count() + t.version
 
 
 def run(sizes: tuple[int, ...], updates: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -10,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -30,7 +31,16 @@ from scoring.hands.fold import (
 from scoring.hands.records import export_hand, export_match
 from scoring.hands.snapshot import snapshot
 from scoring.log import chain, store
-from scoring.log.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
+from scoring.log.events import (
+    HandStarted,
+    MatchOpened,
+    MoveRecorded,
+    MoveUndone,
+    RulingRecorded,
+    hand_stream_id,
+    match_stream_id,
+    to_payload,
+)
 from scoring.models import Hand, Match, MatchSeat
 from scoring.rules import HandResult, ImpossibleMove, RulesError, Text, game_names, get_game
 from scoring.rules.core import Score, jsonable, score_str
@@ -45,7 +55,12 @@ def _started(events: Sequence[store.RecordedEvent]) -> HandStarted:
 
 
 def hand_setup(hand: Hand, events: Sequence[store.RecordedEvent] | None = None) -> Setup:
-    started = _started(events if events is not None else store.read_stream(hand.stream_id))
+    return setup_of(events if events is not None else store.read_stream(hand.stream_id))
+
+
+def setup_of(events: Sequence[store.RecordedEvent]) -> Setup:
+    """How a hand's stream starts: the fold's setup."""
+    started = _started(events)
     return Setup(
         started.game, dict(started.options), tuple(started.seats), started.dealer, dict(started.context)
     )
@@ -53,8 +68,13 @@ def hand_setup(hand: Hand, events: Sequence[store.RecordedEvent] | None = None) 
 
 def hand_entries(hand: Hand, events: Sequence[store.RecordedEvent] | None = None) -> list[Entry]:
     """The hand's log as the fold takes it; positions are stream versions."""
+    return entries_of(events if events is not None else store.read_stream(hand.stream_id))
+
+
+def entries_of(events: Sequence[store.RecordedEvent]) -> list[Entry]:
+    """A hand's stream as the fold takes it; positions are stream versions."""
     entries: list[Entry] = []
-    for e in events if events is not None else store.read_stream(hand.stream_id):
+    for e in events:
         ev = e.event
         if isinstance(ev, MoveRecorded):
             entries.append(MoveEntry(e.version, move_from_dict(ev.move), e.recorded_by))
@@ -412,42 +432,94 @@ def match_outcome(match: Match) -> MatchOutcome:
     )
 
 
+class MissingFromLog(LookupError):
+    """A match row whose stream holds no MatchOpened: the log cannot say what the match is."""
+
+
+@dataclass(frozen=True)
+class MatchLog:
+    """A match as its log tells it: the MatchOpened event and each hand's stream, in hand order."""
+
+    match: int
+    opened: MatchOpened
+    hands: tuple[tuple[store.RecordedEvent, ...], ...]
+
+    @property
+    def seats(self) -> list[tuple[int | None, str]]:
+        return [(s["player"], s["name"]) for s in self.opened.seats]
+
+
+def match_logs(match_ids: Sequence[int]) -> dict[int, MatchLog]:
+    """The matches read from the event log alone: no match, seat or hand row is consulted. A match's
+    hands are the streams ``match-<id>-hand-1``, ``-2``, ... up to the first that holds nothing (a hand
+    starts only after the one before it): read a batch of numbers at a time, in a few queries."""
+    ids = list(dict.fromkeys(match_ids))
+    opened_events = store.read_streams([match_stream_id(pk) for pk in ids])
+    opened: dict[int, MatchOpened] = {}
+    for pk in ids:
+        stream = opened_events[match_stream_id(pk)]
+        first = stream[0].event if stream else None
+        if not isinstance(first, MatchOpened):
+            raise MissingFromLog(f"match {pk} has no MatchOpened event in the log")
+        opened[pk] = first
+    hands: dict[int, list[tuple[store.RecordedEvent, ...]]] = {pk: [] for pk in ids}
+    # How many hand numbers to ask for at once: what the rows say, plus one to find the end.
+    guess = dict(
+        Hand.objects.filter(match_id__in=ids)
+        .values("match_id")
+        .annotate(n=Max("number"))
+        .values_list("match_id", "n")
+    )
+    open_ids = set(ids)
+    while open_ids:
+        wanted = {
+            pk: [
+                hand_stream_id(pk, n)
+                for n in range(len(hands[pk]) + 1, max(guess.get(pk, 0), len(hands[pk])) + 2)
+            ]
+            for pk in open_ids
+        }
+        found = store.read_streams([s for names in wanted.values() for s in names])
+        for pk, names in wanted.items():
+            for name in names:
+                if not found[name]:
+                    open_ids.discard(pk)
+                    break
+                hands[pk].append(tuple(found[name]))
+            guess[pk] = len(hands[pk]) * 2
+    return {pk: MatchLog(pk, opened[pk], tuple(hands[pk])) for pk in ids}
+
+
 def match_outcomes_from_log(
     matches: Sequence[Match], other_options: Mapping[str, Mapping[str, Any]] | None = None
 ) -> list[MatchOutcome]:
-    """The matches rebuilt from the event log alone: every hand folded again, the sheet computed again.
+    """The matches rebuilt from the event log alone: the game, options and seats from each match's
+    MatchOpened, every hand folded again, the sheet computed again (only the rows' ids are used).
 
-    Reads the streams of all the matches' hands in one query. With ``other_options`` (game name -> the
-    options to put over a match's own), a what-if: the hands of that game's matches are folded under
-    those options, each with the match context they give; a match one of whose moves cannot stand under
-    them is ``refused`` and counts as unfinished. Nothing is written either way.
+    With ``other_options`` (game name -> the options to put over a match's own), a what-if: the hands
+    of that game's matches are folded under those options, each with the match context they give; a
+    match one of whose moves cannot stand under them is ``refused`` and counts as unfinished. Nothing is
+    written either way.
     """
-    ids = [m.pk for m in matches]
-    hands: dict[int, list[Hand]] = {pk: [] for pk in ids}
-    for hand in Hand.objects.filter(match_id__in=ids).order_by("match_id", "number"):
-        hands[hand.match_id].append(hand)
-    seats_of: dict[int, list[MatchSeat]] = {pk: [] for pk in ids}
-    for seat in MatchSeat.objects.filter(match_id__in=ids).order_by("match_id", "seat"):
-        seats_of[seat.match_id].append(seat)
-    events = store.read_streams([h.stream_id for hs in hands.values() for h in hs])
+    logs = match_logs([m.pk for m in matches])
     out = []
     for match in matches:
-        game = get_game(match.game)
-        seats = seats_of[match.pk]
-        over = (other_options or {}).get(match.game)
-        options = game.ruleset.validate({**match.options, **over} if over else match.options)
+        mlog = logs[match.pk]
+        game = get_game(mlog.opened.game)
+        seats = mlog.seats
+        over = (other_options or {}).get(mlog.opened.game)
+        options = game.ruleset.validate({**mlog.opened.options, **over} if over else mlog.opened.options)
         results: list[HandResult] = []
         counts: list[list[int]] = []
         last: store.RecordedEvent | None = None
         refused = False
-        for hand in hands[match.pk]:
-            stream = events[hand.stream_id]
-            setup = hand_setup(hand, stream)
+        for stream in mlog.hands:
+            setup = setup_of(stream)
             if over:
                 context = game.match_context(options, len(setup.seats), results)
                 setup = dataclasses.replace(setup, options=options, context=context)
             try:
-                view = fold(setup, hand_entries(hand, stream))
+                view = fold(setup, entries_of(stream))
             except RulesError:
                 if not over:
                     raise
@@ -469,7 +541,8 @@ def match_outcomes_from_log(
         out.append(
             _outcome(
                 match,
-                seats=[(s.player_id, s.name) for s in seats],
+                seats=seats,
+                game=mlog.opened.game,
                 sheet=sheet,
                 hand_results=[_teams(r.outcome, r.teams, r.team_scores) for r in results],
                 ruled=[c for c in counts if c],
@@ -499,13 +572,14 @@ def _outcome(
     ruled: Sequence[Sequence[int]],
     position: int,
     recorded_at: datetime | None,
+    game: str | None = None,
     refused: bool = False,
 ) -> MatchOutcome:
     n = len(seats)
     sides = (sheet.get("details") or {}).get("sides") or [[s] for s in range(n)]
     return MatchOutcome(
         match=match.pk,
-        game=match.game,
+        game=game or match.game,
         finished=bool(sheet.get("finished")) and not refused,
         players=tuple(p for p, _ in seats),
         names=tuple(name for _, name in seats),
@@ -518,3 +592,120 @@ def _outcome(
         recorded_at=recorded_at,
         refused=refused,
     )
+
+
+# ---- the read models against the log ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Difference:
+    """A stored row that is not what the event log says: its table, its key (the columns that name it),
+    the column, the stored value and the value from the log (None where the row should not exist or is
+    missing)."""
+
+    table: str
+    key: str
+    column: str
+    stored: Any
+    logged: Any
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON holds it (tuples become lists, numbers stay numbers), so that a stored JSON column
+    and a value computed from the log compare equal when they say the same."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def compare(
+    out: list[Difference],
+    table: str,
+    key: str,
+    stored: Mapping[str, Any] | None,
+    logged: Mapping[str, Any] | None,
+) -> None:
+    if stored is None or logged is None:
+        out.append(Difference(table, key, "(row)", plain(stored), plain(logged)))
+        return
+    for column, value in logged.items():
+        if plain(stored[column]) != plain(value):
+            out.append(Difference(table, key, column, plain(stored[column]), plain(value)))
+
+
+def _counts(counts: Sequence[int]) -> list[int]:
+    """Ruled-against counts with none as [] (a hand row not written since its start holds [])."""
+    return list(counts) if any(counts) else []
+
+
+def match_differences(match_ids: Sequence[int]) -> list[Difference]:
+    """What the match, seat and hand rows of these matches hold that the log does not say: each match's
+    MatchOpened against its match and seat rows, each hand's fold against its hand row, the sheet the
+    log's hands make against the match's sheet and status."""
+    logs = match_logs(match_ids)
+    matches = Match.objects.in_bulk(list(logs))
+    seat_rows: dict[int, dict[int, dict[str, Any]]] = {pk: {} for pk in logs}
+    for seat_row in MatchSeat.objects.filter(match_id__in=list(logs)).values(
+        "match_id", "seat", "name", "player_id"
+    ):
+        seat_rows[seat_row["match_id"]][seat_row["seat"]] = dict(seat_row)
+    hand_rows: dict[int, dict[int, dict[str, Any]]] = {pk: {} for pk in logs}
+    for hand_row in Hand.objects.filter(match_id__in=list(logs)).values():
+        hand_rows[hand_row["match_id"]][hand_row["number"]] = dict(hand_row)
+    out: list[Difference] = []
+    for pk, mlog in logs.items():
+        match, opened = matches[pk], mlog.opened
+        results: list[tuple[int, HandResult]] = []
+        logged_hands: dict[int, dict[str, Any]] = {}
+        for number, stream in enumerate(mlog.hands, start=1):
+            view = fold(setup_of(stream), entries_of(stream))
+            if view.over and view.result is not None:
+                results.append((number, view.result))
+            logged_hands[number] = {
+                "stream_id": hand_stream_id(pk, number),
+                "dealer": _started(stream).dealer,
+                "version": stream[-1].version,
+                "status": Hand.Status.OVER if view.over else Hand.Status.IN_PLAY,
+                "flagged": view.flagged,
+                "result": view.result.as_dict() if view.result else None,
+                "ruled_against": _counts(ruled_against(view)),
+                "position": stream[-1].position,
+            }
+        game = get_game(opened.game)
+        sheet = sheet_of(
+            opened.game, game.ruleset.validate(opened.options), [s["name"] for s in opened.seats], results
+        )
+        stored_match = {
+            "club_id": match.club_id,
+            "game": match.game,
+            "options": match.options,
+            "direction": match.direction,
+            "status": match.status,
+            "sheet": match.sheet,
+        }
+        logged_match = {
+            "club_id": opened.club,
+            "game": opened.game,
+            "options": opened.options,
+            "direction": opened.direction,
+            "status": Match.Status.FINISHED if sheet["finished"] else Match.Status.OPEN,
+            "sheet": sheet,
+        }
+        compare(out, Match._meta.db_table, f"id={pk}", stored_match, logged_match)
+        logged_seats = {i: {"name": s["name"], "player_id": s["player"]} for i, s in enumerate(opened.seats)}
+        for seat in sorted(set(logged_seats) | set(seat_rows[pk])):
+            compare(
+                out,
+                MatchSeat._meta.db_table,
+                f"match_id={pk} seat={seat}",
+                seat_rows[pk].get(seat),
+                logged_seats.get(seat),
+            )
+        for number in sorted(set(logged_hands) | set(hand_rows[pk])):
+            if number in hand_rows[pk]:
+                stored_hand = hand_rows[pk][number]
+                stored_hand["ruled_against"] = _counts(stored_hand["ruled_against"])
+            compare(
+                out,
+                Hand._meta.db_table,
+                f"match_id={pk} number={number}",
+                hand_rows[pk].get(number),
+                logged_hands.get(number),
+            )
+    return out

@@ -52,7 +52,16 @@ from scoring.hands.records import (
     record_position,
 )
 from scoring.log import store
-from scoring.log.events import Event, HandStarted, MoveRecorded, MoveUndone, RulingRecorded
+from scoring.log.events import (
+    Event,
+    HandStarted,
+    MatchOpened,
+    MoveRecorded,
+    MoveUndone,
+    RulingRecorded,
+    hand_stream_id,
+    match_stream_id,
+)
 from scoring.models import Hand, Match, MatchSeat
 from scoring.rules import HandResult, ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.core import Verdict
@@ -111,7 +120,7 @@ def match_create(
     chosen = {k: v for k, v in values.items() if options and k in options}
     rules.initial_state(values, seats=len(seats), dealer=dealer)  # checks seat count and dealer
     with transaction.atomic():
-        match = _match_rows(
+        match, opened = _match_rows(
             club=club,
             game=game,
             options=chosen,
@@ -123,6 +132,7 @@ def match_create(
             guests=guests,
             actor=actor,
         )
+        store.append(match_stream_id(match.pk), [opened], expected_version=0, actor=actor_name(actor))
         hand_start(match=match, dealer=dealer, actor=actor)
         match_project(match)
     return match
@@ -140,8 +150,9 @@ def _match_rows(
     scorers: Sequence[Any],
     guests: bool,
     actor: User | None,
-) -> Match:
-    """The match, its seats and its scorers (no hand yet)."""
+) -> tuple[Match, MatchOpened]:
+    """The match, its seats and its scorers (no hand yet), and the event that opens its stream in the log
+    (the caller appends it: an import appends it with its hands)."""
     if direction not in Match.Direction.values:
         raise MalformedMove(
             "match.direction",
@@ -176,9 +187,18 @@ def _match_rows(
         for i, (name, player) in enumerate(_seat_players(club, seats, guests))
     ]
     MatchSeat.objects.bulk_create(rows)
+    # The log says who sits where with which options: a rebuild reads the match from here, so that a
+    # changed seat or option row is a difference to report, never a new result (issue 25).
+    opened = MatchOpened(
+        club=club.pk,
+        game=game,
+        options=dict(options),
+        direction=direction,
+        seats=tuple({"name": r.name, "player": r.player_id} for r in rows),
+    )
     if assigned:
         match.scorers.add(*assigned)
-    return match
+    return match, opened
 
 
 def max_length(model: Any, name: str) -> int:
@@ -309,7 +329,7 @@ def hand_start(*, match: Match, dealer: int | None = None, actor: User | None = 
         game.initial_state(match.options, seats=len(seats), dealer=dealer, context=context)
         number = 1 if last is None else last.number + 1
         hand = Hand.objects.create(
-            match=match, number=number, stream_id=f"match-{match.pk}-hand-{number}", dealer=dealer
+            match=match, number=number, stream_id=hand_stream_id(match.pk, number), dealer=dealer
         )
         started = HandStarted(
             game=match.game, options=dict(match.options), seats=seats, dealer=dealer, context=context
@@ -713,7 +733,7 @@ def match_import(
     sheet = _sheet(game, values, seats, finished)
     with transaction.atomic():
         try:
-            match = _match_rows(
+            match, opened = _match_rows(
                 club=club,
                 game=game,
                 options=chosen,
@@ -727,12 +747,13 @@ def match_import(
             )
         except RulesError as exc:
             raise RecordError.wrap(exc) from exc
-        rows, streams = [], []
+        rows: list[Hand] = []
+        streams: list[tuple[str, Sequence[Event]]] = [(match_stream_id(match.pk), [opened])]
         for number, (setup, entries, view, verdicts) in enumerate(hands, start=1):
             row = Hand(
                 match=match,
                 number=number,
-                stream_id=f"match-{match.pk}-hand-{number}",
+                stream_id=hand_stream_id(match.pk, number),
                 dealer=setup.dealer,
                 status=Hand.Status.OVER if view.over else Hand.Status.IN_PLAY,
                 flagged=view.flagged,
@@ -746,7 +767,7 @@ def match_import(
         match.status = Match.Status.FINISHED if sheet["finished"] else Match.Status.OPEN
         match.save(update_fields=["sheet", "status"])
         appended = store.append_streams(streams, actor=actor_name(actor))  # the lock is taken here
-        for row, done in zip(rows, appended, strict=True):
+        for row, done in zip(rows, appended[1:], strict=True):
             row.version, row.position, row.updated_at = done.to_version, done.positions[-1], done.recorded_at
         Hand.objects.bulk_update(rows, ["version", "position", "updated_at"])
         if sheet["finished"]:

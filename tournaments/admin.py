@@ -24,3 +24,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
 
     def has_add_permission(self, request: Any) -> bool:
         return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        # Read only: a save would write every column, and the service's role may update only some
+        # (docs/security.md).
+        return False

@@ -127,6 +127,8 @@ class TableLog:
     players: tuple[int, ...]
     abandoned: bool = False
     reason: str = ""
+    dealer: int = 0
+    pairs: list[list[int]] | None = None
 
 
 @dataclass
@@ -139,6 +141,8 @@ class RoundLog:
     position: int
     recorded_at: str
     closed_position: int | None = None
+    seed: int = 0
+    repeats: int = 0
 
 
 @dataclass
@@ -168,13 +172,21 @@ def fold(events: Iterable[RecordedEvent]) -> TournamentLog:
                     number=e.number,
                     game=e.game,
                     tables=[
-                        TableLog(int(t["table"]), int(t["match"]), tuple(int(p) for p in t["players"]))
+                        TableLog(
+                            int(t["table"]),
+                            int(t["match"]),
+                            tuple(int(p) for p in t["players"]),
+                            dealer=int(t.get("dealer", 0)),
+                            pairs=t.get("pairs"),
+                        )
                         for t in e.tables
                     ],
                     sit_outs=tuple(e.sit_outs),
                     sit_out_score=e.sit_out_score,
                     position=recorded.position,
                     recorded_at=recorded.recorded_at.isoformat(),
+                    seed=e.seed,
+                    repeats=e.repeats,
                 )
             )
         elif isinstance(e, TableAbandoned):

@@ -16,7 +16,8 @@ computed again from that match on.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -28,7 +29,7 @@ from django.utils import timezone
 from common.batch import gc_paused
 from scoring.log import store
 from scoring.models import Match
-from scoring.selectors import MatchOutcome, match_outcome, match_outcomes_from_log
+from scoring.selectors import Difference, MatchOutcome, compare, match_outcome, match_outcomes_from_log
 from tournaments import events
 from tournaments.models import (
     PlayerRating,
@@ -42,6 +43,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.models import SitOut as SitOutRow
 from tournaments.plan import ratings
 from tournaments.plan.standings import (
     Contribution,
@@ -201,7 +203,11 @@ def _write(
     standings.position = position
     standings.as_of = _parse_time(as_of)
     standings.updated_at = timezone.now()
-    standings.save()
+    standings.save(update_fields=STANDINGS_FIELDS)
+
+
+# What a projection writes of the standings row (the app role may UPDATE these columns only).
+STANDINGS_FIELDS = ["ledger", "data", "position", "as_of", "updated_at"]
 
 
 def _parse_time(value: str | None) -> datetime | None:
@@ -296,14 +302,29 @@ def standings_apply_match(*, match_id: int) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Rebuilt:
+    """The standings as the event log alone makes them: what :func:`standings_rebuild` writes, and what
+    :func:`tournament_differences` compares with the stored rows."""
+
+    ledger: Ledger
+    data: dict[str, Any]
+    position: int
+    as_of: str | None
+    contributions: list[Contribution]
+    log: events.TournamentLog
+    refused: list[dict[str, Any]] = field(default_factory=list)  # a what-if's tables that cannot stand
+
+
 def contributions_from_log(
     tlog: events.TournamentLog,
     *,
-    other_options: dict[str, dict[str, Any]] | None = None,
+    other_options: Mapping[str, Mapping[str, Any]] | None = None,
     sit_out_score: Fraction | None = None,
 ) -> tuple[list[Contribution], list[dict[str, Any]], list[dict[str, Any]]]:
-    """What the standings are made of, from the log alone: each finished table's match folded from its
-    hands' events, each sit-out with its round's score; with the tables a reader should know about.
+    """What the standings are made of, from the log alone: each finished table's match read from its own
+    streams (who sat where from its MatchOpened, every hand folded again), each sit-out with its round's
+    score; with the tables a reader should know about.
 
     ``other_options`` and ``sit_out_score`` are for a what-if (:mod:`tournaments.whatif`): the matches
     folded under other options of their games, every sit-out given that score. The third value names
@@ -349,44 +370,64 @@ def contributions_from_log(
     return contributions, notable, refused
 
 
+def standings_from_log(
+    tournament: Tournament,
+    *,
+    settings: Mapping[str, Any] | None = None,
+    other_options: Mapping[str, Mapping[str, Any]] | None = None,
+    sit_out_score: Fraction | None = None,
+) -> Rebuilt:
+    """The standings computed from the event log alone: the tournament's stream folded for its rounds,
+    tables, sit-outs and settings, and every table's match read from its own streams. Writes nothing.
+
+    ``settings`` (scoring, tiebreaks) put over the logged ones, ``other_options`` and ``sit_out_score``
+    make it a what-if (:mod:`tournaments.whatif`); ``refused`` then names the tables that cannot stand."""
+    tlog = events.fold(store.read_stream(tournament.stream_id))
+    contributions, notable, refused = contributions_from_log(
+        tlog, other_options=other_options, sit_out_score=sit_out_score
+    )
+    ledger = ledger_of(contributions)
+    names = dict(
+        Registration.objects.filter(tournament=tournament, player_id__in=list(tlog.players)).values_list(
+            "player_id", "player__name"
+        )
+    )
+    data, position, as_of = _document(
+        ledger=ledger,
+        players={p: names.get(p, name) for p, name in tlog.players.items()},
+        settings={**tlog.settings, **(settings or {})},
+        contributions=contributions,
+        notes=table_notes(notable),
+    )
+    return Rebuilt(ledger, data, position, as_of, contributions, tlog, refused)
+
+
+def _contribution_row(tournament: Tournament, c: Contribution) -> StandingsContribution:
+    return StandingsContribution(
+        tournament=tournament,
+        key=c.key,
+        match_id=int(c.key.split(":")[1]) if isinstance(c, TableResult) else None,
+        position=c.position,
+        data=contribution_json(c),
+    )
+
+
 def standings_rebuild(*, tournament_id: int) -> Standings:
-    """The standings computed again from the event log alone: the tournament's stream folded for its
-    rounds, tables, sit-outs and settings, and every table's match folded hand by hand."""
+    """The standings computed again from the event log alone (:func:`standings_from_log`) and written."""
     tournament = Tournament.objects.get(pk=tournament_id)
     with gc_paused(), transaction.atomic():
         standings = _locked(tournament)
-        tlog = events.fold(store.read_stream(tournament.stream_id))
-        contributions, notable, _ = contributions_from_log(tlog)
-        ledger = ledger_of(contributions)
-        names = dict(
-            Registration.objects.filter(tournament=tournament, player_id__in=list(tlog.players)).values_list(
-                "player_id", "player__name"
-            )
-        )
-        data, position, as_of = _document(
-            ledger=ledger,
-            players={p: names.get(p, name) for p, name in tlog.players.items()},
-            settings=tlog.settings,
-            contributions=contributions,
-            notes=table_notes(notable),
-        )
+        rebuilt = standings_from_log(tournament)
         StandingsContribution.objects.filter(tournament=tournament).delete()
         StandingsContribution.objects.bulk_create(
-            StandingsContribution(
-                tournament=tournament,
-                key=c.key,
-                match_id=int(c.key.split(":")[1]) if isinstance(c, TableResult) else None,
-                position=c.position,
-                data=contribution_json(c),
-            )
-            for c in contributions
+            _contribution_row(tournament, c) for c in rebuilt.contributions
         )
-        standings.ledger = ledger.as_json()
-        standings.data = data
-        standings.position = position
-        standings.as_of = _parse_time(as_of)
+        standings.ledger = rebuilt.ledger.as_json()
+        standings.data = rebuilt.data
+        standings.position = rebuilt.position
+        standings.as_of = _parse_time(rebuilt.as_of)
         standings.updated_at = timezone.now()
-        standings.save()
+        standings.save(update_fields=STANDINGS_FIELDS)
     return standings
 
 
@@ -444,10 +485,23 @@ def ratings_apply_match(*, match_id: int) -> bool:
 
 
 def ratings_rebuild(*, game: str) -> None:
-    """Every rating of the game computed again from its finished matches, in match order."""
+    """Every rating of the game computed again from its finished matches as the event log tells them
+    (players, options and hands folded from the log), in match order."""
     with gc_paused(), transaction.atomic():
         _book(game)
-        _rerate_from(game, 0)
+        _rerate_from(game, 0, from_log=True)
+
+
+def rated_from_log(game: str) -> list[MatchOutcome]:
+    """The game's finished matches, in match order, from the event log alone (the rows only say which
+    matches exist)."""
+    ids = list(Match.objects.filter(game=game).order_by("pk").values_list("pk", flat=True))
+    out: list[MatchOutcome] = []
+    for start in range(0, len(ids), REBUILD_BATCH):
+        batch = Match.objects.in_bulk(ids[start : start + REBUILD_BATCH])
+        outcomes = match_outcomes_from_log([batch[pk] for pk in ids[start : start + REBUILD_BATCH]])
+        out += [o for o in outcomes if o.finished and o.game == game]
+    return out
 
 
 def _current(game: str, players: Iterable[int | None]) -> dict[int, ratings.Rating]:
@@ -460,19 +514,7 @@ def _rate(game: str, outcomes: Sequence[MatchOutcome], state: dict[int, ratings.
     history: list[RatingHistory] = []
     touched: set[int] = set()
     for outcome in outcomes:
-        contests = ratings.contests(
-            game=outcome.game,
-            players=outcome.players,
-            totals=outcome.totals,
-            winners=outcome.winners,
-            sides=outcome.sides,
-            hand_results=outcome.hand_results,
-        )
-        changed: set[int] = set()
-        for contest in contests:
-            new = ratings.rate(state, contest)
-            state.update(new)
-            changed |= set(new)
+        changed = _rate_one(outcome, state)
         history += [
             RatingHistory(player_id=p, game=game, match_id=outcome.match, mu=state[p][0], sigma=state[p][1])
             for p in sorted(changed)
@@ -481,6 +523,48 @@ def _rate(game: str, outcomes: Sequence[MatchOutcome], state: dict[int, ratings.
         touched |= changed
     RatingHistory.objects.bulk_create(history)
     _save_current(game, touched, state)
+
+
+def _rate_one(outcome: MatchOutcome, state: dict[int, ratings.Rating]) -> set[int]:
+    """Rate one match from ``state`` (updated in place); the players whose rating changed."""
+    contests = ratings.contests(
+        game=outcome.game,
+        players=outcome.players,
+        totals=outcome.totals,
+        winners=outcome.winners,
+        sides=outcome.sides,
+        hand_results=outcome.hand_results,
+    )
+    changed: set[int] = set()
+    for contest in contests:
+        new = ratings.rate(state, contest)
+        state.update(new)
+        changed |= set(new)
+    return changed
+
+
+@dataclass(frozen=True)
+class RatingsRebuilt:
+    """A game's ratings as the event log alone makes them (what :func:`ratings_rebuild` writes)."""
+
+    rated: dict[int, int]  # match -> the log position it was rated at
+    history: dict[tuple[int, int], ratings.Rating]  # (player, match) -> rating after it
+    current: dict[int, tuple[float, float, int]]  # player -> mu, sigma, matches rated
+
+
+def ratings_from_log(game: str) -> RatingsRebuilt:
+    """Every rating of the game computed from the log in memory, in match order; writes nothing."""
+    state: dict[int, ratings.Rating] = {}
+    rated: dict[int, int] = {}
+    history: dict[tuple[int, int], ratings.Rating] = {}
+    counts: dict[int, int] = {}
+    for outcome in rated_from_log(game):
+        rated[outcome.match] = outcome.position
+        for p in sorted(_rate_one(outcome, state)):
+            history[(p, outcome.match)] = state[p]
+            counts[p] = counts.get(p, 0) + 1
+    current = {p: (state[p][0], state[p][1], n) for p, n in counts.items()}
+    return RatingsRebuilt(rated, history, current)
 
 
 def _save_current(game: str, players: Iterable[int], state: dict[int, ratings.Rating]) -> None:
@@ -494,17 +578,20 @@ def _save_current(game: str, players: Iterable[int], state: dict[int, ratings.Ra
             PlayerRating.objects.filter(player_id=p, game=game).delete()
 
 
-def _rerate_from(game: str, first_match: int) -> None:
-    """Forget the game's ratings from ``first_match`` on and rate its finished matches from there again."""
+def _rerate_from(game: str, first_match: int, *, from_log: bool = False) -> None:
+    """Forget the game's ratings from ``first_match`` on and rate its finished matches from there again
+    (``from_log``: every match, as the event log tells it)."""
     dropped = set(
         RatingHistory.objects.filter(game=game, match_id__gte=first_match).values_list("player_id", flat=True)
     )
     RatingHistory.objects.filter(game=game, match_id__gte=first_match).delete()
     RatedMatch.objects.filter(game=game, match_id__gte=first_match).delete()
-    later = list(
-        Match.objects.filter(game=game, status=Match.Status.FINISHED, pk__gte=first_match).order_by("pk")
-    )
-    outcomes = [match_outcome(m) for m in later]
+    if from_log:
+        assert first_match == 0, "the log is read from the game's first match"
+        outcomes = rated_from_log(game)
+    else:
+        later = Match.objects.filter(game=game, status=Match.Status.FINISHED, pk__gte=first_match)
+        outcomes = [match_outcome(m) for m in later.order_by("pk")]
     involved = dropped | {p for o in outcomes for p in o.players if p is not None}
     state: dict[int, ratings.Rating] = {}
     for row in RatingHistory.objects.filter(game=game, player_id__in=involved).order_by("match_id"):
@@ -527,3 +614,173 @@ def ratings_stale(limit: int = 500) -> list[int]:
         if len(stale) >= limit:
             break
     return stale
+
+
+# ---- the stored rows against the log -----------------------------------------------------------------
+SETTINGS_COLUMNS = (
+    "club",
+    "name",
+    "kind",
+    "games",
+    "game_options",
+    "scoring",
+    "tiebreaks",
+    "sit_out_score",
+    "seed",
+    "rounds_planned",
+    "forbidden_pairs",
+)
+
+
+def tournament_differences(tournament: Tournament) -> list[Difference]:
+    """What the tournament's rows hold that its stream and its tables' matches do not say: its settings,
+    rounds, tables, sit-outs, standings and their contributions, each against the log folded in memory
+    (:func:`standings_from_log`). The tables' matches are compared by :func:`match_differences`."""
+    rebuilt = standings_from_log(tournament)
+    tlog = rebuilt.log
+    out: list[Difference] = []
+    where = f"id={tournament.pk}"
+    stored_t = {
+        f"{c}_id" if c == "club" else c: getattr(tournament, f"{c}_id" if c == "club" else c)
+        for c in SETTINGS_COLUMNS
+    }
+    logged_t = {f"{c}_id" if c == "club" else c: tlog.settings.get(c) for c in SETTINGS_COLUMNS}
+    logged_t["published"], stored_t["published"] = tlog.published, tournament.published
+    compare(out, Tournament._meta.db_table, where, stored_t, logged_t)
+
+    rounds = {r.number: r for r in Round.objects.filter(tournament=tournament)}
+    logged_rounds = {r.number: r for r in tlog.rounds}
+    for number in sorted(set(rounds) | set(logged_rounds)):
+        row, rlog = rounds.get(number), logged_rounds.get(number)
+        compare(
+            out,
+            Round._meta.db_table,
+            f"tournament_id={tournament.pk} number={number}",
+            None
+            if row is None
+            else {
+                "game": row.game,
+                "seed": row.seed,
+                "repeats": row.repeats,
+                "closed_position": row.closed_position,
+            },
+            None
+            if rlog is None
+            else {
+                "game": rlog.game,
+                "seed": rlog.seed,
+                "repeats": rlog.repeats,
+                "closed_position": rlog.closed_position,
+            },
+        )
+    tables = {
+        (t.round.number, t.number): t
+        for t in Table.objects.filter(round__tournament=tournament).select_related("round")
+    }
+    logged_tables = {(r.number, t.number): t for r in tlog.rounds for t in r.tables}
+    for key in sorted(set(tables) | set(logged_tables)):
+        table, tl = tables.get(key), logged_tables.get(key)
+        compare(
+            out,
+            Table._meta.db_table,
+            f"tournament_id={tournament.pk} round={key[0]} number={key[1]}",
+            None
+            if table is None
+            else {
+                "match_id": table.match_id,
+                "players": table.players,
+                "dealer": table.dealer,
+                "pairs": table.pairs,
+                "abandoned": table.abandoned,
+                "abandon_reason": table.abandon_reason,
+            },
+            None
+            if tl is None
+            else {
+                "match_id": tl.match,
+                "players": list(tl.players),
+                "dealer": tl.dealer,
+                "pairs": tl.pairs,
+                "abandoned": tl.abandoned,
+                "abandon_reason": tl.reason,
+            },
+        )
+    sits = {
+        (s.round.number, s.player_id): s.score
+        for s in SitOutRow.objects.filter(round__tournament=tournament).select_related("round")
+    }
+    logged_sits = {(r.number, p): r.sit_out_score for r in tlog.rounds for p in r.sit_outs}
+    for key in sorted(set(sits) | set(logged_sits)):
+        compare(
+            out,
+            SitOutRow._meta.db_table,
+            f"tournament_id={tournament.pk} round={key[0]} player_id={key[1]}",
+            None if key not in sits else {"score": sits[key]},
+            None if key not in logged_sits else {"score": logged_sits[key]},
+        )
+
+    standings = Standings.objects.filter(tournament=tournament).first()
+    compare(
+        out,
+        Standings._meta.db_table,
+        f"tournament_id={tournament.pk}",
+        None
+        if standings is None
+        else {
+            "position": standings.position,
+            "ledger": standings.ledger,
+            "data": standings.data,
+        },
+        {"position": rebuilt.position, "ledger": rebuilt.ledger.as_json(), "data": rebuilt.data},
+    )
+    stored_c = {c.key: c for c in StandingsContribution.objects.filter(tournament=tournament)}
+    logged_c = {c.key: _contribution_row(tournament, c) for c in rebuilt.contributions}
+    for c_key in sorted(set(stored_c) | set(logged_c)):
+        compare(
+            out,
+            StandingsContribution._meta.db_table,
+            f"tournament_id={tournament.pk} key={c_key}",
+            *[
+                None if c is None else {"match_id": c.match_id, "position": c.position, "data": c.data}
+                for c in (stored_c.get(c_key), logged_c.get(c_key))
+            ],
+        )
+    return out
+
+
+def ratings_differences(game: str) -> list[Difference]:
+    """What the game's rating rows hold that its matches, as the log tells them, do not make."""
+    rebuilt = ratings_from_log(game)
+    out: list[Difference] = []
+    rated = dict(RatedMatch.objects.filter(game=game).values_list("match_id", "position"))
+    for match in sorted(set(rated) | set(rebuilt.rated)):
+        compare(
+            out,
+            RatedMatch._meta.db_table,
+            f"match_id={match}",
+            None if match not in rated else {"game": game, "position": rated[match]},
+            None if match not in rebuilt.rated else {"game": game, "position": rebuilt.rated[match]},
+        )
+    history = {(h.player_id, h.match_id): (h.mu, h.sigma) for h in RatingHistory.objects.filter(game=game)}
+    for key in sorted(set(history) | set(rebuilt.history)):
+        compare(
+            out,
+            RatingHistory._meta.db_table,
+            f"game={game} player_id={key[0]} match_id={key[1]}",
+            *[
+                None if r is None else {"mu": r[0], "sigma": r[1]}
+                for r in (history.get(key), rebuilt.history.get(key))
+            ],
+        )
+    current = {r.player_id: (r.mu, r.sigma, r.matches) for r in PlayerRating.objects.filter(game=game)}
+    for player in sorted(set(current) | set(rebuilt.current)):
+        compare(
+            out,
+            PlayerRating._meta.db_table,
+            f"game={game} player_id={player}",
+            *[
+                None if r is None else {"mu": r[0], "sigma": r[1], "matches": r[2]}
+                for r in (current.get(player), rebuilt.current.get(player))
+            ],
+        )
+    return out

@@ -14,11 +14,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from scoring.log import store
-from tournaments import events
-from tournaments.models import Registration, Standings, Tournament
-from tournaments.plan.standings import check_precedence, ledger_of
-from tournaments.projections import _document, contributions_from_log, table_notes
+from tournaments.models import Standings, Tournament
+from tournaments.plan.standings import check_precedence
+from tournaments.projections import standings_from_log
 
 # The settings a what-if may change, as the tournament's log names them.
 SETTINGS = ("scoring", "tiebreaks", "sit_out_score", "game_options")
@@ -34,31 +32,18 @@ def standings_whatif(tournament: Tournament, changes: Mapping[str, Any]) -> dict
     unknown = sorted(set(changes) - set(SETTINGS))
     if unknown:
         raise ValueError(f"what-if settings are {', '.join(SETTINGS)}; not {', '.join(unknown)}")
-    tlog = events.fold(store.read_stream(tournament.stream_id))
-    settings = {**tlog.settings, **{k: v for k, v in changes.items() if k != "game_options"}}
-    settings["tiebreaks"] = list(check_precedence(settings["tiebreaks"]))
-    other_options: dict[str, dict[str, Any]] = dict(changes.get("game_options") or {})
-
+    settings = {k: v for k, v in changes.items() if k in ("scoring", "tiebreaks")}
+    if "tiebreaks" in settings:
+        settings["tiebreaks"] = list(check_precedence(settings["tiebreaks"]))
     sit_out_score = changes.get("sit_out_score")
-    contributions, notable, refused = contributions_from_log(
-        tlog,
-        other_options=other_options or None,
+    rebuilt = standings_from_log(
+        tournament,
+        settings=settings,
+        other_options=changes.get("game_options") or None,
         sit_out_score=None if sit_out_score is None else Fraction(str(sit_out_score)),
     )
-    names = dict(
-        Registration.objects.filter(tournament=tournament, player_id__in=list(tlog.players)).values_list(
-            "player_id", "player__name"
-        )
-    )
-    data, _, _ = _document(
-        ledger=ledger_of(contributions),
-        players={p: names.get(p, name) for p, name in tlog.players.items()},
-        settings=settings,
-        contributions=contributions,
-        notes=table_notes(notable),
-    )
     stored = Standings.objects.filter(tournament=tournament).values_list("data", flat=True).first() or {}
-    return compare(stored, data, changes, refused)
+    return compare(stored, rebuilt.data, changes, rebuilt.refused)
 
 
 def compare(

@@ -154,6 +154,34 @@ def from_stored(stored: StoredLike) -> Event:
     return decode(stored.event_type, stored.schema_version, stored.payload)
 
 
+# The match's own stream, ``match-<id>``: what decides whose result is whose.
+
+
+def match_stream_id(match_id: int) -> str:
+    return f"match-{match_id}"
+
+
+def hand_stream_id(match_id: int, number: int) -> str:
+    return f"match-{match_id}-hand-{number}"
+
+
+@register
+@dataclass(frozen=True)
+class MatchOpened(Event):
+    """A match was set up: its club, its game with the options chosen (the ruleset's defaults fill the
+    rest), the direction of play and who sits where, in seat order: each seat a dict with its ``name``
+    and its club ``player`` (an id, or None for a name only). A rebuild reads the match from here, never
+    from the match and seat rows that show it (issue 25)."""
+
+    type = "MatchOpened"
+
+    club: int
+    game: str
+    options: dict[str, Any]
+    direction: str
+    seats: tuple[dict[str, Any], ...]
+
+
 # The events a hand's stream is made of.
 
 

@@ -6,7 +6,7 @@ its standings and ratings), one for SQLite and one for PostgreSQL (``fixtures/RE
 restores its dump into a database of its own, reads every row of the tables the move concerns, runs the
 real ``manage.py migrate`` and ``manage.py verify_log`` on it, and reads the rows again under the new
 table names: every club, player, membership, match, seat, hand, event (hashes included), standings and
-rating row must be exactly as it was.
+rating row must be exactly as it was (the log gains one MatchOpened per match, after the rest).
 """
 
 from __future__ import annotations
@@ -76,14 +76,23 @@ def check_migration(database_url: str, query: Callable[[str], list[tuple[Any, ..
     before = read_all(query, list(TABLES))
     manage(database_url, "migrate", "--noinput")
     after = read_all(query, list(TABLES.values()))
+    events = "scoring_storedevent"
     for old, new in TABLES.items():
-        assert after[new] == before[old], f"{old} -> {new} changed"
+        if new != events:
+            assert after[new] == before[old], f"{old} -> {new} changed"
+    # The log keeps every event it held, and gains one MatchOpened per match, in match order (scoring's
+    # migration 0010, issue 25): the seats and options the rows held, now in the log.
+    kept, added = after[events][: len(before[events])], after[events][len(before[events]) :]
+    assert kept == before[events]
+    matches = [row[0] for row in after["scoring_match"]]
+    assert [(row[1], row[3]) for row in added] == [(f"match-{pk}", "MatchOpened") for pk in matches]
     for name, least in AT_LEAST.items():
         assert len(after[name]) >= least, f"{name} holds {len(after[name])} rows"
     content_types = {row[1:] for row in query("SELECT id, app_label, model FROM django_content_type")}
     assert {("clubs", "club"), ("clubs", "player"), ("clubs", "membership")} <= content_types
     assert not {("tournaments", "club"), ("tournaments", "player")} & content_types
     assert manage(database_url, "verify_log").startswith("ok: ")
+    assert manage(database_url, "verify_projections").startswith("ok: ")
     assert "No changes detected" in manage(database_url, "makemigrations", "--check", "--dry-run")
 
 
