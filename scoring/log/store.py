@@ -18,7 +18,7 @@ the unique constraints on (stream, version) and (stream, key) stay as the last l
 What a write keeps beside the log (a hand's row, a match sheet) can be written in the append's own
 statement (``Alongside``: an UPDATE run after the insert, and only if it inserted), and the caller's
 transaction committed in the same round trip (``commit=True``, PostgreSQL, outermost transaction only:
-psycopg's pipeline sends the statement and the COMMIT together). The ordering lock is then held for the
+the statement and the COMMIT go in one message). The ordering lock is then held for the
 insert, those updates and the commit, and never while Python runs: no round trip, no wait for the
 interpreter lock.
 
@@ -229,14 +229,17 @@ def _outermost() -> bool:
 
 
 def _execute_and_commit(sql: str, params: list[Any]) -> list[Any]:
-    """Run the statement and COMMIT in one round trip (psycopg's pipeline): the ordering lock the
-    statement takes is released by the server as soon as the commit is durable, whatever this process
-    does next. The enclosing atomic block then finds nothing left to commit and runs its on-commit
-    callbacks as usual; an error rolls the transaction back as any other would."""
-    raw = connection.connection
-    with connection.wrap_database_errors, raw.pipeline(), _cursor() as cursor:
-        cursor.execute(sql, params)
-        raw.commit()
+    """Run the statement and COMMIT in one message, one round trip: the ordering lock the statement takes
+    is released by the server as soon as the commit is durable, whatever this process does next (with
+    threads, it might wait for the interpreter lock between two sends). A message of two statements
+    binds its parameters in the client. The enclosing atomic block then finds nothing left to commit and
+    runs its on-commit callbacks as usual; an error skips the COMMIT and rolls back as any other."""
+    import psycopg
+
+    connection.ensure_connection()
+    wrapper = CursorDebugWrapper if connection.queries_logged else CursorWrapper
+    with wrapper(psycopg.ClientCursor(connection.connection), connection) as cursor:
+        cursor.execute(sql.replace("%b", "%s") + "; COMMIT", params)
         return list(cursor.fetchall())
 
 
