@@ -315,11 +315,23 @@ def hand_start(*, match: Match, dealer: int | None = None, actor: User | None = 
         started = HandStarted(
             game=match.game, options=dict(match.options), seats=seats, dealer=dealer, context=context
         )
-        appended = store.append(hand.stream_id, [started], expected_version=0, actor=actor_name(actor))
-        hand.version = appended.to_version
+        # The hand's row written in the append's statement, committed with it (see _write).
+        hand.version, hand.updated_at = 1, timezone.now()
+        sql = (
+            f"UPDATE {Hand._meta.db_table} SET version = %s, updated_at = %s, position = {{position}}"
+            " WHERE id = %s"
+        )
+        at = connection.ops.adapt_datetimefield_value(hand.updated_at)
+        appended = store.append(
+            hand.stream_id,
+            [started],
+            expected_version=0,
+            actor=actor_name(actor),
+            at=hand.updated_at,
+            alongside=[store.Alongside(sql, [hand.version, at, hand.pk])],
+            commit=True,
+        )
         hand.position = appended.positions[-1]
-        hand.updated_at = appended.recorded_at
-        hand.save(update_fields=["version", "position", "updated_at"])
     return hand
 
 
