@@ -262,12 +262,12 @@ def main() -> None:
         )
         wait_until_up(port, server, Path(run_dir) / "serve.log")
         said = (Path(run_dir) / "serve.log").read_text()
-        kind = next((line.split("Using worker: ")[1] for line in said.splitlines() if "Using worker" in line), "?")
+        kinds = [line.split("Using worker: ")[1] for line in said.splitlines() if "Using worker" in line]
+        kind = kinds[0] if kinds else "?"
         proxy = "nginx in front" if "nginx is not installed" not in said else "NO nginx (not installed)"
-        sizing = " ".join(
-            f"{name}={env[name]}" for name in ("WEB_CONCURRENCY", "WEB_THREADS", "GUNICORN_CMD_ARGS") if name in env
-        )
-        print(f"make serve ({proxy}; gunicorn worker {kind}; {sizing or 'its defaults'}), {connection.vendor}")
+        named = ("WEB_CONCURRENCY", "WEB_THREADS", "GUNICORN_CMD_ARGS")
+        sizing = " ".join(f"{name}={env[name]}" for name in named if name in env) or "its defaults"
+        print(f"make serve ({proxy}; gunicorn worker {kind}; {sizing}), {connection.vendor}")
         print(f"{GAME}, {args.seconds:g} s a load; load average before: {load_average()}")
         print(
             f"{'tables':>6} {'moves':>8} {'moves/s':>10} {'median ms':>10} {'p99 ms':>10}"
