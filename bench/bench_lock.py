@@ -110,8 +110,8 @@ def _process(match_id: int, seed: int, until: float, with_append: bool, queue: A
 
 
 def setup(with_append: bool, times: list[float]) -> None:
-    store.append = timed_append(ORIGINAL_APPEND, with_append, times)  # type: ignore[method-assign]
-    store._outermost = ORIGINAL_OUTERMOST if with_append else (lambda: False)  # type: ignore[assignment]
+    store.append = timed_append(ORIGINAL_APPEND, with_append, times)
+    store._outermost = ORIGINAL_OUTERMOST if with_append else (lambda: False)
 
 
 ORIGINAL_APPEND = store.append
