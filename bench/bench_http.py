@@ -143,6 +143,8 @@ class LockSampler(threading.Thread):
         sql = (
             "SELECT virtualtransaction FROM pg_locks WHERE locktype = 'advisory' AND granted"
             f" AND classid = 0 AND objid = {APPEND_LOCK_KEY} AND objsubid = 1"
+            # An advisory lock is per database, and pg_locks shows the whole server's.
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
         )
         last = None
         with psycopg.connect(self.url, autocommit=True) as conn:
