@@ -9,6 +9,7 @@ import socket
 import statistics
 import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -100,8 +101,14 @@ def ordinary_requests(site: Served, seconds: float, clients: int = 4) -> tuple[l
     return latencies, failures
 
 
-def test_a_hundred_slow_clients_leave_ordinary_requests_within_a_second() -> None:
-    with served() as site, SlowClients(site.port, SLOW):
+@pytest.fixture(scope="module")
+def site() -> Iterator[Served]:
+    with served() as running:
+        yield running
+
+
+def test_a_hundred_slow_clients_leave_ordinary_requests_within_a_second(site: Served) -> None:
+    with SlowClients(site.port, SLOW):
         latencies, failures = ordinary_requests(site, LOAD_SECONDS)
 
     assert not failures, failures[:5]
@@ -110,19 +117,18 @@ def test_a_hundred_slow_clients_leave_ordinary_requests_within_a_second() -> Non
     assert p99 <= 1.0, f"p99 {p99:.3f} s over {len(latencies)} requests"
 
 
-def test_a_malformed_content_length_on_the_api_gets_the_api_s_json_400() -> None:
-    with served() as site:
-        for path, json_expected in (("/api/matches/", True), ("/clubs/", False)):
-            with socket.create_connection(("127.0.0.1", site.port), timeout=5) as s:
-                request = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 12abc\r\n\r\n"
-                s.sendall(request.encode())
-                answer = b""
-                while chunk := s.recv(65536):
-                    answer += chunk
-            head, _, body = answer.partition(b"\r\n\r\n")
-            assert head.startswith(b"HTTP/1.1 400"), head
-            if json_expected:
-                assert b"Content-Type: application/json" in head
-                assert b'"code": "request.malformed"' in body
-            else:
-                assert b"<html" not in body.lower()
+def test_a_malformed_content_length_on_the_api_gets_the_api_s_json_400(site: Served) -> None:
+    for path, json_expected in (("/api/matches/", True), ("/clubs/", False)):
+        with socket.create_connection(("127.0.0.1", site.port), timeout=5) as s:
+            request = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 12abc\r\n\r\n"
+            s.sendall(request.encode())
+            answer = b""
+            while chunk := s.recv(65536):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400"), head
+        if json_expected:
+            assert b"Content-Type: application/json" in head
+            assert b'"code": "request.malformed"' in body
+        else:
+            assert b"<html" not in body.lower()
