@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: install catalogues messages run serve test browser lint typecheck pytest bench worker constraints schema
+.PHONY: install catalogues messages run serve proxy test browser lint typecheck pytest bench worker constraints schema
 
 install: $(INSTALLED) catalogues
 
@@ -43,18 +43,26 @@ run: install
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# Production serving: gunicorn with the settings from the environment (see the README's production part).
-# With DATABASE_OWNER_URL set, migrations run as that owner, which then grants the service's own role
+# Production serving: nginx in front of gunicorn (deploy/serve, deploy/nginx.conf), with the settings from
+# the environment (see the README's production part). With DATABASE_OWNER_URL set, migrations run as that owner, which then grants the service's own role
 # (the user of DATABASE_URL) no more than it needs: SELECT and INSERT only on the event log.
-serve: install
+serve: install proxy
 	@if [ -n "$$DATABASE_OWNER_URL" ]; then \
 	  DATABASE_URL="$$DATABASE_OWNER_URL" $(BIN)/python manage.py migrate --noinput && \
 	  DATABASE_URL="$$DATABASE_OWNER_URL" $(BIN)/python manage.py grant_app_role --user-of "$$DATABASE_URL"; \
 	else $(BIN)/python manage.py migrate --noinput; fi
 	$(BIN)/python manage.py collectstatic --noinput -v 0
-	$(BIN)/gunicorn segnapunti.wsgi --config segnapunti/gunicorn.conf.py
+	BIN=$(BIN) exec deploy/serve
 
-test: install browser lint typecheck pytest
+# nginx, the buffering proxy `make serve` puts in front of gunicorn, from Debian: installed here when it
+# is missing and apt can (as root); otherwise `make serve` runs gunicorn alone, warning, and the
+# slow-client test is skipped, saying why.
+proxy:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || apt-get install -y -q nginx >/dev/null 2>&1 \
+	  || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q nginx >/dev/null 2>&1; } \
+	  || echo "nginx is not installed (apt install nginx): make serve runs gunicorn alone"
+
+test: install browser proxy lint typecheck pytest
 
 # The browser tests drive Debian's chromium (no browser download): installed here when it is missing and
 # apt can (as root); otherwise those tests are skipped, saying why.

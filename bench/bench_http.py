@@ -1,13 +1,16 @@
-"""Time recording over HTTP as a club night does it: gunicorn (2 workers of 4 threads each, as
-`make serve` runs it) serving the API on PostgreSQL, and N tables recording at once, each a scorer
-posting one legal move after the other (the deal first, then every call and card, the next hand when
-one ends). Prints the moves recorded per second and the latency of a move (median, p99) for each
-number of tables.
+"""Time recording over HTTP as a club night does it: the site exactly as `make serve` runs it (the
+command itself: nginx in front of gunicorn with segnapunti/gunicorn.conf.py, its threads, access log and
+recycling) serving the API on PostgreSQL, and N tables recording at once, each a scorer posting one legal
+move after the other (the deal first, then every call and card, the next hand when one ends). Prints the
+moves recorded per second and the latency of a move (median, p99) for each number of tables, and how
+long the store's ordering lock was held, sampled from pg_locks during the load.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_http.py \\
-        [--tables 4,32] [--seconds 20] [--workers 2] [--threads 4]
+        [--tables 4,32] [--seconds 20] [--workers 2] [--threads 4] [--gunicorn-args "--worker-class sync"]
 
-It creates a throwaway database next to the one DATABASE_URL names and drops it at the end.
+--workers and --threads go to make serve as WEB_CONCURRENCY and WEB_THREADS, --gunicorn-args as
+GUNICORN_CMD_ARGS: the way the README sizes production. It creates a throwaway database next to the one
+DATABASE_URL names and drops it at the end.
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ import http.client
 import json
 import os
 import random
+import shutil
+import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -41,6 +47,7 @@ from django.db import connection, connections  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from clubs.models import Club, Membership, Player  # noqa: E402
+from scoring.log.store import APPEND_LOCK_KEY  # noqa: E402
 from scoring.rules import get_game, move_to_dict  # noqa: E402
 from scoring.rules.moves import Move  # noqa: E402
 from scoring.services import match_create  # noqa: E402
@@ -120,7 +127,42 @@ class Table(threading.Thread):
             number, version, dealer = body["number"], body["version"], body["dealer"]
 
 
-def run_load(port: int, token: str, club: Club, players: list[Player], tables: int, seconds: float) -> str:
+class LockSampler(threading.Thread):
+    """Polls pg_locks about every `interval` seconds: how often the ordering lock is held, and for how many
+    samples in a row by the same transaction (a hold seen twice lasted at least one interval)."""
+
+    def __init__(self, url: str, interval: float = 0.001) -> None:
+        super().__init__(daemon=True)
+        self.url, self.interval = url, interval
+        self.samples = self.held = self.long_holds = 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        import psycopg
+
+        sql = (
+            "SELECT virtualtransaction FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            f" AND classid = 0 AND objid = {APPEND_LOCK_KEY} AND objsubid = 1"
+            # An advisory lock is per database, and pg_locks shows the whole server's.
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+        )
+        last = None
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            while not self.stop.is_set():
+                row = conn.execute(sql).fetchone()
+                self.samples += 1
+                holder = row[0] if row else None
+                if holder is not None:
+                    self.held += 1
+                    if holder == last:
+                        self.long_holds += 1
+                last = holder
+                time.sleep(self.interval)
+
+
+def run_load(
+    port: int, token: str, club: Club, players: list[Player], tables: int, seconds: float, db_url: str
+) -> str:
     matches = [
         match_create(club=club, game=GAME, seats=players[i % 3 : i % 3 + 4], options={"target": 1000})
         for i in range(tables)
@@ -128,27 +170,56 @@ def run_load(port: int, token: str, club: Club, players: list[Player], tables: i
     connections.close_all()
     until = time.monotonic() + seconds
     workers = [Table(port, token, m.pk, seed=i, until=until) for i, m in enumerate(matches)]
+    sampler = LockSampler(db_url)
+    sampler.start()
     started = time.perf_counter()
     for w in workers:
         w.start()
     for w in workers:
         w.join()
     elapsed = time.perf_counter() - started
+    sampler.stop.set()
+    sampler.join()
     latencies = [x for w in workers for x in w.latencies]
     errors = [e for w in workers for e in w.errors]
     if errors:
         return f"{tables:>6} tables: {len(errors)} errors, first: {errors[0][:200]}"
     p99 = statistics.quantiles(latencies, n=100)[98] * 1000
     median = statistics.median(latencies) * 1000
-    return f"{tables:>6} {len(latencies):>8} {len(latencies) / elapsed:>10.0f} {median:>10.1f} {p99:>10.1f}"
+    held = sampler.held / max(sampler.samples, 1)
+    per_move = held * elapsed / len(latencies) * 1000
+    return (
+        f"{tables:>6} {len(latencies):>8} {len(latencies) / elapsed:>10.0f} {median:>10.1f} {p99:>10.1f}"
+        f" {held * 100:>9.1f}% {per_move:>10.3f} {sampler.long_holds:>9} {sampler.samples:>8}"
+    )
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def wait_until_up(port: int, server: subprocess.Popen[bytes], log: Path) -> None:
+    for _ in range(1200):
+        if server.poll() is not None:
+            raise SystemExit(f"make serve stopped:\n{log.read_text()[-3000:]}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/")
+            if conn.getresponse().status == 200:
+                return
+        except (OSError, http.client.HTTPException):
+            pass
+        time.sleep(0.1)
+    raise SystemExit("make serve did not start")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tables", default="1,4,32", help="how many tables record at once, in turn")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long each load lasts")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
-    parser.add_argument("--threads", type=int, default=4, help="threads per worker (gthread)")
+    parser.add_argument("--workers", type=int, default=0, help="WEB_CONCURRENCY (default: make serve's)")
+    parser.add_argument("--threads", type=int, default=0, help="WEB_THREADS (default: make serve's)")
+    parser.add_argument("--gunicorn-args", default="", help="GUNICORN_CMD_ARGS, e.g. '--worker-class sync'")
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         print("note: the targets are for PostgreSQL; this runs on", connection.vendor)
@@ -164,44 +235,54 @@ def main() -> None:
         players = [Player.objects.create(club=club, name=f"Player {i}") for i in range(8)]
         port = free_port()
         db = connection.settings_dict
+        run_dir = tempfile.mkdtemp(prefix="bench-serve-")
+        os.chmod(run_dir, 0o755)  # nginx's workers reach their buffers there
         env = {
             **os.environ,
             "DATABASE_URL": database_url(db),
             "ALLOWED_HOSTS": "127.0.0.1",
             "DEBUG": "false",
-            "LOG_LEVEL": "WARNING",
+            "BIND": f"127.0.0.1:{port}",
+            "RUN_DIR": run_dir,
         }
+        env.pop("DJANGO_SETTINGS_MODULE", None)
+        if args.workers:
+            env["WEB_CONCURRENCY"] = str(args.workers)
+        if args.threads:
+            env["WEB_THREADS"] = str(args.threads)
+        if args.gunicorn_args:
+            env["GUNICORN_CMD_ARGS"] = args.gunicorn_args
+        log = open(Path(run_dir) / "serve.log", "wb")  # noqa: SIM115 - open while the server runs
+        # make serve itself: the same migrations, static files, nginx and gunicorn settings as production.
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "segnapunti.wsgi",
-                "--workers",
-                str(args.workers),
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--log-level",
-                "warning",
-            ],
+            ["make", "--no-print-directory", "serve"],
             cwd=ROOT,
             env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        workers = f"{args.workers} workers x {args.threads} threads"
-        print(f"gunicorn, {workers}, {connection.vendor}; {GAME}, {args.seconds:g} s a load")
-        print(f"{'tables':>6} {'moves':>8} {'moves/s':>10} {'median ms':>10} {'p99 ms':>10}")
+        wait_until_up(port, server, Path(run_dir) / "serve.log")
+        said = (Path(run_dir) / "serve.log").read_text()
+        kinds = [line.split("Using worker: ")[1] for line in said.splitlines() if "Using worker" in line]
+        kind = kinds[0] if kinds else "?"
+        proxy = "nginx in front" if "nginx is not installed" not in said else "NO nginx (not installed)"
+        named = ("WEB_CONCURRENCY", "WEB_THREADS", "GUNICORN_CMD_ARGS")
+        sizing = " ".join(f"{name}={env[name]}" for name in named if name in env) or "its defaults"
+        print(f"make serve ({proxy}; gunicorn worker {kind}; {sizing}), {connection.vendor}")
+        print(f"{GAME}, {args.seconds:g} s a load; load average before: {load_average()}")
+        print(
+            f"{'tables':>6} {'moves':>8} {'moves/s':>10} {'median ms':>10} {'p99 ms':>10}"
+            f" {'lock held':>10} {'ms/move':>10} {'2+ in row':>9} {'samples':>8}"
+        )
         for tables in (int(t) for t in args.tables.split(",")):
-            print(run_load(port, token, club, players, tables, args.seconds), flush=True)
+            print(run_load(port, token, club, players, tables, args.seconds, database_url(db)), flush=True)
+        print(f"load average after: {load_average()}")
     finally:
         if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=60)
+            shutil.rmtree(run_dir, ignore_errors=True)
         connections.close_all()
         connection.creation.destroy_test_db(db_name, verbosity=0)
 

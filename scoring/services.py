@@ -21,6 +21,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from clubs.models import Club, Membership, Player
@@ -334,11 +335,23 @@ def hand_start(*, match: Match, dealer: int | None = None, actor: User | None = 
         started = HandStarted(
             game=match.game, options=dict(match.options), seats=seats, dealer=dealer, context=context
         )
-        appended = store.append(hand.stream_id, [started], expected_version=0, actor=actor_name(actor))
-        hand.version = appended.to_version
+        # The hand's row written in the append's statement, committed with it (see _write).
+        hand.version, hand.updated_at = 1, timezone.now()
+        sql = (
+            f"UPDATE {Hand._meta.db_table} SET version = %s, updated_at = %s, position = {{position}}"
+            " WHERE id = %s"
+        )
+        at = connection.ops.adapt_datetimefield_value(hand.updated_at)
+        appended = store.append(
+            hand.stream_id,
+            [started],
+            expected_version=0,
+            actor=actor_name(actor),
+            at=hand.updated_at,
+            alongside=[store.Alongside(sql, [hand.version, at, hand.pk])],
+            commit=True,
+        )
         hand.position = appended.positions[-1]
-        hand.updated_at = appended.recorded_at
-        hand.save(update_fields=["version", "position", "updated_at"])
     return hand
 
 
@@ -604,16 +617,16 @@ def _key_reused() -> ImpossibleMove:
     )
 
 
-# The hand row's projected fields, written after each append: one UPDATE written out rather than the
+# The hand row's projected fields, written with each append: one UPDATE written out rather than the
 # ORM's, which would be compiled anew for every move (the busiest write there is).
-_HAND_FIELDS = ("version", "position", "status", "flagged", "result", "ruled_against", "updated_at")
+_HAND_FIELDS = ("version", "status", "flagged", "result", "ruled_against", "updated_at")
 
 
-def _save_hand(hand: Hand) -> None:
+def _hand_update(hand: Hand) -> store.Alongside:
+    """The hand row's UPDATE, written in the append's own statement: its position is the append's."""
     columns = ", ".join(f"{name} = %s" for name in _HAND_FIELDS)
     values: list[Any] = [
         hand.version,
-        hand.position,
         hand.status,
         hand.flagged,
         None if hand.result is None else json.dumps(hand.result),
@@ -621,8 +634,21 @@ def _save_hand(hand: Hand) -> None:
         connection.ops.adapt_datetimefield_value(hand.updated_at),
         hand.pk,
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {Hand._meta.db_table} SET {columns} WHERE id = %s", values)
+    sql = f"UPDATE {Hand._meta.db_table} SET {columns}, position = {{position}} WHERE id = %s"
+    return store.Alongside(sql, values)
+
+
+def _sheet_update(match: Match, sheet: dict[str, Any]) -> store.Alongside:
+    """The match sheet's UPDATE, written in the append's own statement (its row locked before)."""
+    list(Match.objects.select_for_update().filter(pk=match.pk).values_list("pk", flat=True))
+    was_finished = match.status == Match.Status.FINISHED
+    match.sheet = sheet
+    match.status = Match.Status.FINISHED if sheet["finished"] else Match.Status.OPEN
+    if was_finished or sheet["finished"]:
+        match_id = match.pk
+        transaction.on_commit(lambda: signals.match_changed.send(sender=Match, match_id=match_id))
+    sql = f"UPDATE {Match._meta.db_table} SET sheet = %s, status = %s WHERE id = %s"
+    return store.Alongside(sql, [json.dumps(sheet), match.status, match.pk])
 
 
 def _refuse_if_later_hand(hand: Hand, code: str, message: str) -> None:
@@ -633,12 +659,15 @@ def _refuse_if_later_hand(hand: Hand, code: str, message: str) -> None:
 def _write(
     hand: Hand, event: Event, view: HandView, expected_version: int, key: str | None, actor: User | None
 ) -> Hand:
-    """Append the event and bring the read models up to date with the hand's new fold, in one transaction.
+    """Append the event and bring the read models up to date with the hand's new fold, in one transaction,
+    and commit it: the caller's last step.
 
     Everything that takes time is done first: the hand's row and, when a finished hand is concerned, the
-    match sheet (from the hands' stored results: the same cost at the last hand as at the first). The
-    append comes last, so the store's global ordering lock is held for the insert, two row updates and
-    the commit only. Once committed, the fold is kept for the next move (:mod:`scoring.hands.foldcache`).
+    match sheet (from the hands' stored results: the same cost at the last hand as at the first), whose
+    row is locked now. Then one statement appends the event and writes both rows (``store.Alongside``),
+    and the transaction commits in the same round trip: the store's global ordering lock is held for
+    that statement and the commit only, never while Python runs. Once committed, the fold is kept for
+    the next move (:mod:`scoring.hands.foldcache`).
     """
     was_over = hand.status == Hand.Status.OVER
     hand.status = Hand.Status.OVER if view.over else Hand.Status.IN_PLAY
@@ -651,23 +680,26 @@ def _write(
         if was_over or view.over or not match.sheet
         else None
     )
+    hand.version = expected_version + 1
+    hand.updated_at = timezone.now()
+    alongside = [_hand_update(hand)]
+    if sheet is not None:
+        alongside.append(_sheet_update(match, sheet))
+    stream_id, version = hand.stream_id, hand.version
+    transaction.on_commit(lambda: foldcache.put(stream_id, version, view))
     appended = store.append(
         hand.stream_id,
         [event],
         expected_version=expected_version,
         idempotency_key=key or None,
         actor=actor_name(actor),
+        at=hand.updated_at,
+        alongside=alongside,
+        commit=True,
     )
     if appended.from_version != expected_version + 1:
         raise _key_reused()  # the store answered with the earlier append that used this key
-    hand.version = appended.to_version
     hand.position = appended.positions[-1]
-    hand.updated_at = appended.recorded_at
-    _save_hand(hand)
-    if sheet is not None:
-        _save_sheet(match, sheet)
-    stream_id, version = hand.stream_id, hand.version
-    transaction.on_commit(lambda: foldcache.put(stream_id, version, view))
     return hand
 
 

@@ -4,7 +4,12 @@ import os
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 # A worker per core; each serves a few requests at once on threads, so that while one waits on the
-# database another uses the processor (a move is mostly round trips to the database).
+# database another uses the processor (a move is mostly round trips to the database). Chosen by
+# measurement (docs/performance.md, issue 29): sync workers (one request per process) recorded fewer moves
+# at 4 and 32 tables at 2 or 4 processes, and the reason to fear threads is gone: the store's ordering
+# lock is released by the server with the commit sent in the append's own message, so no thread holds it
+# while waiting for the interpreter lock. Slow clients are nginx's to hold (deploy/nginx.conf), not these
+# threads'.
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", "4"))

@@ -741,5 +741,6 @@ def round_close(
 
 def standings_rebuild_queue(*, tournament: Tournament) -> bool:
     """Ask a worker to compute the tournament's standings (and ratings) again from the event log; whether
-    the request reached the broker (if not, the periodic catch-up will see to it)."""
+    the request was handed on for publishing (done in the background: the broker is never waited for;
+    a request the broker does not take is logged, and the periodic catch-up still applies every match)."""
     return tasks.enqueue(tasks.standings_rebuild, tournament.pk)

@@ -9,6 +9,9 @@ task changes nothing that was already done.
 from __future__ import annotations
 
 import logging
+import os
+import queue
+import threading
 from typing import Any
 
 from celery import Task, shared_task
@@ -60,22 +63,93 @@ def catch_up() -> list[int]:
 
 
 def enqueue(task: Task[Any, Any], *args: Any) -> bool:
-    """Queue a task without ever holding up the request that asks for it.
+    """Queue a task without ever holding up the request that asks for it; whether it was taken.
 
-    Publishing gives up after a short, bounded retry when the broker cannot be reached (the connection
-    timeouts are in settings); the work is then left to the catch-up, and the caller goes on.
+    With a broker, the task is handed to this process's publisher thread and the caller goes on at once:
+    a broker that is down, or hung (it takes the connection and never answers), costs the request
+    nothing. The publisher gives up on a message after the short timeouts and bounded retry in settings
+    and logs it; what it carried is recovered by the periodic catch-up, which finds every match whose
+    standings or ratings are behind from the database, not from the broker. A full hand-over queue (the
+    broker away for long) refuses the task the same way (False). Run eagerly (no broker: development,
+    tests), the task runs here and now.
     """
+    if task.app.conf.task_always_eager:
+        _publish(task, args)
+        return True
+    return _publisher().offer(task, args)
+
+
+def _publish(task: Task[Any, Any], args: tuple[Any, ...]) -> bool:
     routing: dict[str, Any] = {"queue": settings.TOURNAMENTS_QUEUE} if settings.TOURNAMENTS_QUEUE else {}
     try:
         task.apply_async(
             args=args, retry=True, retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY, **routing
         )
-    except Exception as exc:  # whatever the transport raises, the request must go on
+    except Exception as exc:  # whatever the transport raises, the work is left to the catch-up
         if task.app.conf.task_always_eager:
             raise  # run in-process: this is the task's own error, a bug to show
         log.warning("could not queue %s%r (%s): the catch-up will do it", task.name, args, exc)
         return False
     return True
+
+
+class Publisher:
+    """A thread that publishes the tasks handed to it, one after the other, so that no request waits on
+    the broker. One per process (started on first use, again after a fork)."""
+
+    SIZE = 1000
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.tasks: queue.Queue[tuple[Task[Any, Any], tuple[Any, ...]] | threading.Event] = queue.Queue(
+            self.SIZE
+        )
+        self.thread = threading.Thread(target=self._run, name="task-publisher", daemon=True)
+        self.thread.start()
+
+    def offer(self, task: Task[Any, Any], args: tuple[Any, ...]) -> bool:
+        try:
+            self.tasks.put_nowait((task, args))
+        except queue.Full:
+            log.warning(
+                "could not queue %s%r (the broker is behind): the catch-up will do it", task.name, args
+            )
+            return False
+        return True
+
+    def drain(self, timeout: float) -> bool:
+        """Wait until every task handed over so far was published or given up (tests, shutdown)."""
+        done = threading.Event()
+        try:
+            self.tasks.put(done, timeout=timeout)
+        except queue.Full:
+            return False
+        return done.wait(timeout)
+
+    def _run(self) -> None:
+        while True:
+            item = self.tasks.get()
+            if isinstance(item, threading.Event):
+                item.set()
+            else:
+                _publish(*item)
+
+
+_publisher_lock = threading.Lock()
+_current: Publisher | None = None
+
+
+def _publisher() -> Publisher:
+    global _current
+    with _publisher_lock:
+        if _current is None or _current.pid != os.getpid():
+            _current = Publisher()
+        return _current
+
+
+def publisher_drain(timeout: float = 30.0) -> bool:
+    """Wait for this process's publisher to finish what it was handed (True if it did in time)."""
+    return _current is None or _current.pid != os.getpid() or _current.drain(timeout)
 
 
 def on_match_changed(sender: Any, match_id: int, **kwargs: Any) -> None:

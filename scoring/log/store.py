@@ -15,6 +15,13 @@ the expected version and the idempotency key is unused (on PostgreSQL by the fun
 indexes make its checks after the lock), so a conflict leaves nothing to undo and needs no savepoint;
 the unique constraints on (stream, version) and (stream, key) stay as the last line of defence.
 
+What a write keeps beside the log (a hand's row, a match sheet) can be written in the append's own
+statement (``Alongside``: an UPDATE run after the insert, and only if it inserted), and the caller's
+transaction committed in the same round trip (``commit=True``, PostgreSQL, outermost transaction only:
+the statement and the COMMIT go in one message). The ordering lock is then held for the
+insert, those updates and the commit, and never while Python runs: no round trip, no wait for the
+interpreter lock.
+
 Every event also carries its stream hash and log hash (``scoring/log/chain.py``): the store computes each
 event's digest; PostgreSQL's function chains them under the ordering lock; on SQLite the store reads the
 two heads and chains them itself, in the transaction that holds the write lock.
@@ -65,6 +72,16 @@ class RecordedEvent(NamedTuple):
     recorded_by: str
 
 
+@dataclass(frozen=True)
+class Alongside:
+    """An UPDATE of a read model written in the append's own statement, after the insert and only if it
+    inserted. ``sql`` is the UPDATE with ``%s`` placeholders, its text ending with its WHERE condition;
+    ``{position}`` in it stands for the position of the last event appended."""
+
+    sql: str
+    params: Sequence[Any]
+
+
 def append(
     stream_id: str,
     events: Sequence[Event],
@@ -72,20 +89,30 @@ def append(
     expected_version: int,
     idempotency_key: str | None = None,
     actor: str | None = None,
+    at: datetime | None = None,
+    alongside: Sequence[Alongside] = (),
+    commit: bool = False,
 ) -> AppendResult:
     """Append `events` to the stream at `expected_version` (0 for a new stream), all or nothing.
 
     Raises ConcurrencyConflict when the stream is at another version. When `idempotency_key` was already
     used on this stream, appends nothing and returns the result of the append that used it.
+
+    ``at``: the time recorded (now by default). ``alongside``: updates written with the events (see the
+    module's docstring). ``commit``: the append is the last statement of the caller's transaction, which
+    is committed with it when it is the outermost one on PostgreSQL; on a conflict nothing was written,
+    not even ``alongside``, and the empty transaction is committed all the same.
     """
     if not events:
         raise ValueError("nothing to append")
     if idempotency_key == "":
         raise ValueError("an idempotency key cannot be empty")
-    now = timezone.now()
+    now = at or timezone.now()
     # One statement: inside the caller's transaction it is part of it; outside any, it is a transaction of
     # its own, committed by the server as it ends, so the ordering lock is never held across a round trip.
-    inserted = _insert(stream_id, events, expected_version, idempotency_key, actor or "", now)
+    inserted = _insert(
+        stream_id, events, expected_version, idempotency_key, actor or "", now, alongside, commit
+    )
     if inserted:
         return AppendResult(
             stream_id=stream_id,
@@ -116,7 +143,14 @@ _HASH_COLUMNS = ("stream_hash", "log_hash")
 
 
 def _insert(
-    stream_id: str, events: Sequence[Event], expected: int, key: str | None, actor: str, now: datetime
+    stream_id: str,
+    events: Sequence[Event],
+    expected: int,
+    key: str | None,
+    actor: str,
+    now: datetime,
+    alongside: Sequence[Alongside] = (),
+    commit: bool = False,
 ) -> list[int]:
     """Insert the events if the stream is at ``expected`` and ``key`` is unused; their positions, or []."""
     if connection.vendor == "postgresql":
@@ -137,6 +171,10 @@ def _insert(
             _digests(stream_id, events, expected, key, actor, now),
             _lock_appends(),
         ]
+        if alongside:
+            sql, params = _with_alongside(sql, params, alongside)
+        if commit and _outermost():
+            return [int(row[0]) for row in _execute_and_commit(sql, params)]
         with _cursor() as cursor:
             cursor.execute(sql, params)
             return [int(row[0]) for row in cursor.fetchall()]
@@ -158,7 +196,51 @@ def _insert(
             (stream_id, expected),
         )
         inserted = _insert_rows(rows, guard, params)
+        if inserted:
+            last = str(int(inserted[-1][0]))
+            with connection.cursor() as cursor:
+                for update in alongside:
+                    cursor.execute(update.sql.replace("{position}", last), list(update.params))
     return [position for position, _, _ in inserted]
+
+
+def _with_alongside(sql: str, params: list[Any], alongside: Sequence[Alongside]) -> tuple[str, list[Any]]:
+    """The append's statement with the updates as data-modifying CTEs after it (PostgreSQL): each runs
+    once the function has inserted (it reads its positions), and only if it did."""
+    last = "(SELECT max(position) FROM appended)"
+    parts = [f"WITH appended(position) AS ({sql})"]
+    out = list(params)
+    for i, update in enumerate(alongside):
+        text = update.sql.replace("{position}", last)
+        parts.append(f"alongside{i} AS ({text} AND EXISTS (SELECT 1 FROM appended) RETURNING 1)")
+        out += list(update.params)
+    return ", ".join(parts) + " SELECT position FROM appended ORDER BY position", out
+
+
+def _outermost() -> bool:
+    """Whether the caller's transaction is Django's outermost atomic block (nothing to commit after it
+    but itself; a test's transaction or an enclosing service's is left alone)."""
+    return (
+        connection.in_atomic_block
+        and connection.commit_on_exit
+        and len(connection.atomic_blocks) == 1
+        and not connection.savepoint_ids
+    )
+
+
+def _execute_and_commit(sql: str, params: list[Any]) -> list[Any]:
+    """Run the statement and COMMIT in one message, one round trip: the ordering lock the statement takes
+    is released by the server as soon as the commit is durable, whatever this process does next (with
+    threads, it might wait for the interpreter lock between two sends). A message of two statements
+    binds its parameters in the client. The enclosing atomic block then finds nothing left to commit and
+    runs its on-commit callbacks as usual; an error skips the COMMIT and rolls back as any other."""
+    import psycopg
+
+    connection.ensure_connection()
+    wrapper = CursorDebugWrapper if connection.queries_logged else CursorWrapper
+    with wrapper(psycopg.ClientCursor(connection.connection), connection) as cursor:
+        cursor.execute(sql.replace("%b", "%s") + "; COMMIT", params)
+        return list(cursor.fetchall())
 
 
 def append_streams(streams: Sequence[tuple[str, Sequence[Event]]], *, actor: str = "") -> list[AppendResult]:
