@@ -113,6 +113,9 @@ COVERED: list[tuple[str, str]] = [
     ),
     (r"make messages", "test_make_lint_and_make_messages_run_as_written"),
     (r"make lint", "test_make_lint_and_make_messages_run_as_written"),
+    (r"make proxy", "test_make_lint_and_make_messages_run_as_written"),
+    (r"manage\.py verify_projections", "test_the_record_commands_run_as_written"),
+    (r"manage\.py standings_rebuild --ratings", "test_the_record_commands_run_as_written"),
     (r"make bench", "test_make_bench_runs_as_written"),
 ]
 
@@ -318,6 +321,11 @@ def test_the_record_commands_run_as_written(copy: Path, tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert '"game": "tressette"' in again.stdout  # the match holding the imported hand, replayed
 
+    rebuilt = run(".venv/bin/python manage.py standings_rebuild --ratings", copy, env)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    projected = run(".venv/bin/python manage.py verify_projections", copy, env)
+    assert projected.returncode == 0, projected.stdout + projected.stderr
+    assert projected.stdout.startswith("ok")
     verified = run(".venv/bin/python manage.py verify_log", copy, env)
     assert verified.returncode == 0, verified.stderr
     assert verified.stdout.startswith("ok:")
@@ -511,6 +519,8 @@ def test_the_two_postgresql_roles_as_written(
 
 def test_make_lint_and_make_messages_run_as_written(copy: Path, tmp_path: Path) -> None:
     env = clean_env(tmp_path)
+    proxy = run(readme_line(r"make proxy"), copy, env)  # nginx is there (or installed, as root)
+    assert proxy.returncode == 0, proxy.stdout + proxy.stderr
     lint = run(readme_line(r"make lint"), copy, env)
     assert lint.returncode == 0, lint.stdout + lint.stderr
     messages = run(readme_line(r"make messages"), copy, env)
