@@ -42,6 +42,7 @@ from scoring.hands.fold import (
     fold,
     ruled_against,
 )
+from scoring.hands.match import adjusted, own_results
 from scoring.hands.records import (
     HAND_FORMAT,
     MATCH_FORMAT,
@@ -305,7 +306,7 @@ def hand_start(*, match: Match, dealer: int | None = None, actor: User | None = 
                 if last is None
                 else game.next_dealer(options, len(seats), last.dealer, results[-1] if results else None)
             )
-        context = game.match_context(options, len(seats), results)
+        context = game.match_context(options, len(seats), own_results(results))
         game.initial_state(match.options, seats=len(seats), dealer=dealer, context=context)
         number = 1 if last is None else last.number + 1
         hand = Hand.objects.create(
@@ -774,9 +775,9 @@ def _check_hands(
                 raise ImpossibleMove(
                     "hand.in_play", gettext("hand {n} is not finished yet").format(n=i), field="match"
                 )
-            if results and rules.match_result(values, len(seats), results).finished:
+            if results and adjusted(rules, values, len(seats), results).finished:
                 raise ImpossibleMove("match.finished", gettext("the match is over"), field="match")
-            context = rules.match_context(values, len(seats), results)
+            context = rules.match_context(values, len(seats), own_results(results))
             rules.initial_state(values, seats=len(seats), dealer=dealer, context=context)
             setup = Setup(rules.name, dict(chosen), tuple(seats), dealer, context)
             view, verdicts = check_log(setup, entries, record_position(where))
