@@ -145,6 +145,7 @@ def match_sheet_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "current": hands[-1] if hands else None,
             "winners": [sheet["seats"][i] for i in sheet.get("winners", [])],
             "sides": display.sides(sheet),
+            "adjusted": display.adjusted_totals(sheet),
             "flagged_hands": [h.number for h in hands if h.flagged],
             "can_record": permissions.can_record(request.user, match),
             "hashes": match_hashes(match, hands),

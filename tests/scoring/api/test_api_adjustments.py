@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from scoring import services
@@ -64,6 +65,11 @@ def test_a_one_sided_penalty_on_a_finished_barbu_match_is_an_adjustment(
     assert sheet["rows"][0]["adjustment"] is None
     best = max(sheet["totals"])
     assert sheet["winners"] == [s for s, t in enumerate(sheet["totals"]) if t == best]
+    page = Client()
+    page.force_login(people.director)
+    text = page.get(f"/matches/{match['id']}/").content.decode()  # the page the sheet is printed from
+    assert "Director&#x27;s adjustments" in text and "data-adjusted" in text
+    assert "director&#x27;s adjustment</th>" in text  # the hands' column
 
 
 def test_a_penalty_given_mid_match_lets_the_match_finish(people: People, director: APIClient) -> None:
