@@ -677,18 +677,12 @@ def table_abandon(
                 gettext("table {table} is already abandoned").format(table=table_number),
                 field="table",
             )
-        if table.match.status == Match.Status.FINISHED:
-            raise Refused(
-                "table.finished",
-                gettext("table {table} has finished its match").format(table=table_number),
-                field="table",
-            )
+        # Decided under the match's locks, so that a last move recorded at the same moment either comes
+        # first (the match is finished: this abandon is refused) or waits and is refused itself.
         if not match_abandon(match=table.match, reason=why):
             raise Conflict(
                 "table.finished",
-                gettext(
-                    "table {table} finished its match while it was being abandoned: it counts as played"
-                ).format(table=table_number),
+                gettext("table {table} has finished its match").format(table=table_number),
                 field="table",
                 expected_version=expected_version,
                 current_version=t.version,
