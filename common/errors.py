@@ -52,13 +52,19 @@ class Conflict(ServiceError):
     status_code = 409
 
     def __init__(
-        self, code: str, message: str, *, field: str | None = None, expected_version: int, current_version: int
+        self,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        expected_version: int,
+        current_version: int,
     ) -> None:
         super().__init__(code, message, field=field)
         self.expected_version = expected_version
         self.current_version = current_version
 
-    def as_dict(self) -> dict[str, str | None]:  # type: ignore[override]  # the two versions are ints
+    def as_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {**super().as_dict()}
         body["expected_version"] = self.expected_version
         body["current_version"] = self.current_version
@@ -67,7 +73,7 @@ class Conflict(ServiceError):
 
 class ConcurrencyConflict(Exception):
     """An event stream is not at the version the writer expected: somebody else appended first (raised by
-the store, ``scoring.log.store``; the API answers 409 with both versions)."""
+    the store, ``scoring.log.store``; the API answers 409 with both versions)."""
 
     def __init__(self, stream_id: str, expected: int, actual: int) -> None:
         super().__init__(f"stream {stream_id!r} is at version {actual}, not the expected {expected}")

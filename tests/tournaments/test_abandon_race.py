@@ -16,7 +16,7 @@ from scoring.models import Hand, Match
 from scoring.selectors import hand_view
 from tests.scoring.api_support import client_for, post_move, service_record
 from tests.tournaments.support import club_with_players, open_round, tournament
-from tournaments.models import Table
+from tournaments.models import Table, Tournament
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -37,31 +37,36 @@ def one_move_from_the_end(match: Match, seed: int) -> tuple[Hand, Any]:
     return service_record(hand, moves[:-1]), moves[-1]
 
 
+def race(spawn: Spawn, scorer: Any, director: Any, t: Tournament, table: Table, hand: Hand, last: Any) -> Any:
+    """The table's last move and its abandon sent at the same moment; the two answers."""
+    barrier = threading.Barrier(2)
+
+    def record() -> Any:
+        barrier.wait(timeout=10)
+        return post_move(scorer, hand.match_id, 1, last, hand.version)
+
+    def abandon() -> Any:
+        barrier.wait(timeout=10)
+        return director.post(
+            f"/api/tournaments/{t.pk}/rounds/1/tables/{table.number}/abandon/",
+            {"expected_version": t.version, "reason": "the room closed"},
+            format="json",
+        )
+
+    return tuple(f.result(timeout=60) for f in [spawn(record), spawn(abandon)])
+
+
 def test_abandoning_a_table_while_its_last_move_is_recorded_is_one_decision(spawn: Spawn) -> None:
     club = club_with_players(3 * TABLES)
     t = tournament(club, game_options={"tarocchi": {"deals": 1}})
     tables = list(open_round(t, club.director).tables.select_related("match").order_by("number"))
     assert len(tables) == TABLES
     scorer, director = client_for(club.people.scorer), client_for(club.director)
-    outcomes = []
     for table in tables:
         hand, last = one_move_from_the_end(table.match, seed=table.number)
         t.refresh_from_db()
-        barrier = threading.Barrier(2)
 
-        def record(hand: Hand = hand, last: Any = last) -> Any:
-            barrier.wait(timeout=10)
-            return post_move(scorer, hand.match_id, 1, last, hand.version)
-
-        def abandon(table: Table = table, version: int = t.version) -> Any:
-            barrier.wait(timeout=10)
-            return director.post(
-                f"/api/tournaments/{t.pk}/rounds/1/tables/{table.number}/abandon/",
-                {"expected_version": version, "reason": "the room closed"},
-                format="json",
-            )
-
-        moved, abandoned = (f.result(timeout=60) for f in [spawn(record), spawn(abandon)])
+        moved, abandoned = race(spawn, scorer, director, t, table, hand, last)
 
         codes = (moved.status_code, abandoned.status_code)
         assert codes in ((201, 409), (409, 200)), (moved.json(), abandoned.json())
@@ -76,5 +81,3 @@ def test_abandoning_a_table_while_its_last_move_is_recorded_is_one_decision(spaw
             assert "the room closed" in moved.json()["message"]
             assert match.status == Match.Status.ABANDONED and table.abandoned
             assert Hand.objects.get(pk=hand.pk).version == hand.version
-        outcomes.append(codes)
-    assert len(outcomes) == TABLES

@@ -127,9 +127,7 @@ def standings_totals(t: Any, game: str = "") -> dict[int, Any]:
 
 
 @pytest.mark.parametrize("name", game_names())
-def test_no_ruling_or_undo_breaks_a_match(
-    name: str, django_capture_on_commit_callbacks: Any
-) -> None:
+def test_no_ruling_or_undo_breaks_a_match(name: str, django_capture_on_commit_callbacks: Any) -> None:
     @settings(
         max_examples=EXAMPLES.get(name, 6),
         deadline=None,
