@@ -4,8 +4,9 @@ A ruling that changes a hand's scores by hand (a penalty, an assigned score) is 
 the game never sees it. Each game scores the match on its own columns (the hands as played, or as
 corrected by rulings that replay them: a replaced move, transferred tricks), and keeps its own
 invariants there (a Barbù match sums to 0). The adjustments are added after, as a column of their own:
-the match's totals are the game's totals plus the adjustments, and the winners of a finished match are
-the highest adjusted totals. The game alone decides when the match is over. See docs/rules/rulings.md.
+the match's totals are the game's totals plus the adjustments, and where the game gave a finished match
+to its highest totals, the highest adjusted totals win. The game alone decides when the match is over.
+See docs/rules/rulings.md.
 """
 
 from __future__ import annotations
@@ -52,9 +53,11 @@ def adjusted(
             _whole(Fraction(t) + by_seat[side[0]]) for t, side in zip(team_totals, sides, strict=True)
         )
     winners = result.winners
-    if result.finished:
-        best = max(totals)
-        winners = tuple(s for s in range(seats) if totals[s] == best)
+    if result.finished and set(winners) == _highest(result.totals):
+        # The game gave the match to the highest totals: so do the adjusted ones. A game that decided
+        # otherwise (a Tressette side that called itself out wrongly loses whatever its points) keeps
+        # its winners.
+        winners = tuple(sorted(_highest(totals)))
     rows = tuple(
         {**row, "adjustment": list(r.adjustments) if any(r.adjustments) else None}
         for row, r in zip(result.rows, results, strict=False)
@@ -63,6 +66,11 @@ def adjusted(
     return replace(
         result, totals=totals, team_totals=team_totals, winners=winners, rows=rows, details=details
     )
+
+
+def _highest(totals: Sequence[Score]) -> set[int]:
+    best = max(totals)
+    return {s for s, t in enumerate(totals) if t == best}
 
 
 def _whole(value: Fraction) -> Score:
