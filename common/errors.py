@@ -7,6 +7,8 @@ this project; the API's exception handler maps both to the same body.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ServiceError(Exception):
     status_code = 422
@@ -42,9 +44,36 @@ class Forbidden(ServiceError):
     status_code = 403
 
 
+class Conflict(ServiceError):
+    """The request came second to another that decided what it depends on (a table abandoned while its
+    last move was recorded): 409, and nothing was written. The body keeps the versions the conflict
+    answer always gives (the version the request expected, and the one that stands)."""
+
+    status_code = 409
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        expected_version: int,
+        current_version: int,
+    ) -> None:
+        super().__init__(code, message, field=field)
+        self.expected_version = expected_version
+        self.current_version = current_version
+
+    def as_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {**super().as_dict()}
+        body["expected_version"] = self.expected_version
+        body["current_version"] = self.current_version
+        return body
+
+
 class ConcurrencyConflict(Exception):
     """An event stream is not at the version the writer expected: somebody else appended first (raised by
-the store, ``scoring.log.store``; the API answers 409 with both versions)."""
+    the store, ``scoring.log.store``; the API answers 409 with both versions)."""
 
     def __init__(self, stream_id: str, expected: int, actual: int) -> None:
         super().__init__(f"stream {stream_id!r} is at version {actual}, not the expected {expected}")

@@ -76,6 +76,8 @@ class Match(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", pgettext_lazy("match status", "in play")
         FINISHED = "finished", pgettext_lazy("match status", "finished")
+        # Closed to every write by the director (a tournament's table abandoned): it counts nothing.
+        ABANDONED = "abandoned", pgettext_lazy("match status", "abandoned")
 
     class Direction(models.TextChoices):
         CLOCKWISE = "clockwise", _("clockwise")
@@ -94,6 +96,7 @@ class Match(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     sheet = models.JSONField(default=dict, blank=True)  # the game's running sheet, kept by the projection
+    abandon_reason = models.TextField(blank=True, default="")  # the director's, once ABANDONED
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -28,6 +28,7 @@ from scoring.hands.fold import (
     fold,
     ruled_against,
 )
+from scoring.hands.match import adjusted, own_results
 from scoring.hands.records import export_hand, export_match
 from scoring.hands.snapshot import snapshot
 from scoring.log import chain, store
@@ -187,6 +188,7 @@ def result_from_dict(data: Mapping[str, Any]) -> HandResult:
         team_scores=tuple(_number(s) for s in data.get("team_scores", [])),
         details=data.get("details", {}),
         outcome_text=Text.from_dict(text) if text else None,
+        adjustments=tuple(_number(s) for s in data.get("adjustments", [])),
     )
 
 
@@ -224,7 +226,7 @@ def sheet_of(
     game: str, options: Mapping[str, Any], seats: Sequence[str], results: Sequence[tuple[int, HandResult]]
 ) -> dict[str, Any]:
     """The sheet of a match from its finished hands' results (numbered, in order)."""
-    result = get_game(game).match_result(options, len(seats), [r for _, r in results])
+    result = adjusted(get_game(game), options, len(seats), [r for _, r in results])
     return {"game": game, "seats": list(seats), "hands": [n for n, _ in results], **result.as_dict()}
 
 
@@ -516,7 +518,7 @@ def match_outcomes_from_log(
         for stream in mlog.hands:
             setup = setup_of(stream)
             if over:
-                context = game.match_context(options, len(setup.seats), results)
+                context = game.match_context(options, len(setup.seats), own_results(results))
                 setup = dataclasses.replace(setup, options=options, context=context)
             try:
                 view = fold(setup, entries_of(stream))
@@ -530,7 +532,7 @@ def match_outcomes_from_log(
             counts.append(ruled_against(view))
             if stream and (last is None or stream[-1].position > last.position):
                 last = stream[-1]
-        result = game.match_result(options, len(seats), results)
+        result = adjusted(game, options, len(seats), results)
         # The parts of the sheet an outcome reads (its rows are not needed: they cost more than the rest).
         sheet = {
             "totals": [score_str(t) for t in result.totals],

@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from clubs.models import Club, Membership, Player
 from clubs.permissions import club_role
 from common.batch import gc_paused
-from common.errors import ConcurrencyConflict, Forbidden
+from common.errors import ConcurrencyConflict, Conflict, Forbidden
 from scoring import permissions, signals
 from scoring.hands import foldcache
 from scoring.hands.fold import (
@@ -43,6 +43,7 @@ from scoring.hands.fold import (
     fold,
     ruled_against,
 )
+from scoring.hands.match import adjusted, own_results
 from scoring.hands.records import (
     HAND_FORMAT,
     MATCH_FORMAT,
@@ -312,6 +313,8 @@ def hand_start(*, match: Match, dealer: int | None = None, actor: User | None = 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
         last = match.hands.order_by("-number").first()
+        if match.status == Match.Status.ABANDONED:
+            raise _abandoned(match, last.version if last is not None else 0)
         if last is not None and last.status != Hand.Status.OVER:
             raise ImpossibleMove(
                 "hand.in_play", gettext("hand {n} is not finished yet").format(n=last.number), field="match"
@@ -326,7 +329,7 @@ def hand_start(*, match: Match, dealer: int | None = None, actor: User | None = 
                 if last is None
                 else game.next_dealer(options, len(seats), last.dealer, results[-1] if results else None)
             )
-        context = game.match_context(options, len(seats), results)
+        context = game.match_context(options, len(seats), own_results(results))
         game.initial_state(match.options, seats=len(seats), dealer=dealer, context=context)
         number = 1 if last is None else last.number + 1
         hand = Hand.objects.create(
@@ -381,6 +384,7 @@ def move_record(
             assert isinstance(event, MoveRecorded)
             verdicts = tuple(Verdict.from_dict(v) for v in event.verdicts)
             return MoveOutcome(hand, done.version, verdicts, replayed=True)
+        _check_open(hand, expected_version)
         _check_version(hand, expected_version)
         # The hand as folded at its version (kept from the last write, or caught up): no fold from zero.
         view = hand_view_at(hand)
@@ -408,6 +412,7 @@ def move_undo(
         hand = _lock(hand)
         if _retried(hand, idempotency_key, expected_version, lambda e: isinstance(e, MoveUndone)) is not None:
             return hand
+        _check_open(hand, expected_version)
         events = _events_at(hand, expected_version)
         setup, entries = hand_setup(hand, events), hand_entries(hand, events)
         view = fold(setup, entries)
@@ -548,6 +553,7 @@ def ruling_record(
         same = RulingRecorded(refs=tuple(refs), rule=rule, reason=reason, rectification=dict(rectification))
         if _retried(hand, idempotency_key, expected_version, lambda e: e == same) is not None:
             return hand
+        _check_open(hand, expected_version)
         events = _events_at(hand, expected_version)
         _, after = _ruling_views(hand, events, refs, rule, reason, rectification, actor)
         return _write(hand, same, after, expected_version, idempotency_key, actor)
@@ -573,6 +579,54 @@ def _lock(hand: Hand) -> Hand:
         raise Hand.DoesNotExist(f"match {hand.match_id} has no hand {hand.number}")
     found[0].match = hand.match
     return found[0]
+
+
+def _check_open(hand: Hand, expected_version: Any) -> None:
+    """Refuse any write to an abandoned match, with a conflict naming the director's reason.
+
+    Read in a statement of its own once the hand's row is locked: an abandon that was waiting for that
+    lock, or that held it, has committed by then and is seen (PostgreSQL's READ COMMITTED takes a new
+    snapshot per statement). This is how an abandon and the hand's last move make one decision: see
+    :func:`match_abandon`.
+    """
+    status, reason = Match.objects.filter(pk=hand.match_id).values_list("status", "abandon_reason").get()
+    if status == Match.Status.ABANDONED:
+        hand.match.status, hand.match.abandon_reason = status, reason
+        sent = expected_version if isinstance(expected_version, int) else hand.version
+        raise _abandoned(hand.match, hand.version, sent)
+
+
+def _abandoned(match: Match, current: int, expected: int | None = None) -> Conflict:
+    return Conflict(
+        "match.abandoned",
+        gettext("the director abandoned this table ({reason}): nothing more can be recorded").format(
+            reason=match.abandon_reason or "-"
+        ),
+        field="match",
+        expected_version=current if expected is None else expected,
+        current_version=current,
+    )
+
+
+def match_abandon(*, match: Match, reason: str) -> bool:
+    """Close a match to every write, as abandoned with the director's reason: False, and nothing changed,
+    when it has finished (or was abandoned) meanwhile.
+
+    One decision with the hand's last move: every hand row of the match is locked first, the lock each
+    write takes (:func:`_lock`), then the match row, read again. A move that finished the match and
+    committed first is seen here (the match is finished: the caller answers the conflict); an abandon
+    that commits first is seen by the move, which is refused (:func:`_check_open`). To be called inside
+    the caller's transaction.
+    """
+    list(Hand.objects.select_for_update().filter(match_id=match.pk).order_by("number").values_list("pk"))
+    fresh = Match.objects.select_for_update().get(pk=match.pk)
+    if fresh.status != Match.Status.OPEN:
+        match.status = fresh.status
+        return False
+    fresh.status, fresh.abandon_reason = Match.Status.ABANDONED, reason
+    fresh.save(update_fields=["status", "abandon_reason"])
+    match.status, match.abandon_reason = fresh.status, fresh.abandon_reason
+    return True
 
 
 def _check_version(hand: Hand, expected_version: Any) -> None:
@@ -827,9 +881,9 @@ def _check_hands(
                 raise ImpossibleMove(
                     "hand.in_play", gettext("hand {n} is not finished yet").format(n=i), field="match"
                 )
-            if results and rules.match_result(values, len(seats), results).finished:
+            if results and adjusted(rules, values, len(seats), results).finished:
                 raise ImpossibleMove("match.finished", gettext("the match is over"), field="match")
-            context = rules.match_context(values, len(seats), results)
+            context = rules.match_context(values, len(seats), own_results(results))
             rules.initial_state(values, seats=len(seats), dealer=dealer, context=context)
             setup = Setup(rules.name, dict(chosen), tuple(seats), dealer, context)
             view, verdicts = check_log(setup, entries, record_position(where))

@@ -345,6 +345,7 @@ COLUMNS: Words = {
     "deal_winner": pgettext_lazy("column", "deal won by"),
     "deals_won": pgettext_lazy("column", "deals won"),
     "note": pgettext_lazy("column", "note"),
+    "adjustment": pgettext_lazy("column", "director's adjustment"),
     "codille": pgettext_lazy("column", "codille"),
     "poule": pgettext_lazy("column", "poule"),
     "deltas": pgettext_lazy("column", "jetons won"),

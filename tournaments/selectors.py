@@ -483,6 +483,7 @@ def player_match_rows(player: Player, matches: Iterable[Match]) -> list[dict[str
                 "mates": [s for s in seats if s.seat != mine],
                 "total": totals[mine] if mine < len(totals) else None,
                 "finished": match.status == Match.Status.FINISHED,
+                "abandoned": match.status == Match.Status.ABANDONED or bool(table and table.abandoned),
                 **_placing(match.game, sheet, len(seats), mine),
                 "table": table,
             }

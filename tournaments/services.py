@@ -22,13 +22,13 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from clubs.models import Club, Membership, Player
-from common.errors import ConcurrencyConflict, Invalid, Refused
+from common.errors import ConcurrencyConflict, Conflict, Invalid, Refused
 from scoring import words
 from scoring.log import store
 from scoring.log.events import Event
 from scoring.models import Match
 from scoring.rules import InvalidOptions, RulesError, game_names, get_game
-from scoring.services import User, actor_name, match_create, match_update
+from scoring.services import User, actor_name, match_abandon, match_create, match_update
 from tournaments import events, projections, tasks
 from tournaments.models import Registration, Round, SitOut, Table, Tournament
 from tournaments.plan.seating import SeatingError, plan_seating
@@ -678,7 +678,13 @@ def table_abandon(
     expected_version: int,
     actor: User | None,
 ) -> Table:
-    """Record that a table's match stopped unfinished: the round can close, and the table counts nothing."""
+    """Record that a table's match stopped unfinished: the round can close, the table counts nothing, and
+    its match is closed to every write.
+
+    One decision with the match's last move (issue 25): whichever commits first wins, and the other is
+    answered with a conflict (409). A move that finished the match first leaves this abandon refused;
+    an abandon first leaves the move refused (``scoring.services.match_abandon``).
+    """
     why = _check_reason(reason, required=True, what=gettext("an abandoned table needs the director's reason"))
     with transaction.atomic():
         t = _lock(tournament, expected_version)
@@ -696,11 +702,15 @@ def table_abandon(
                 gettext("table {table} is already abandoned").format(table=table_number),
                 field="table",
             )
-        if table.match.status == Match.Status.FINISHED:
-            raise Refused(
+        # Decided under the match's locks, so that a last move recorded at the same moment either comes
+        # first (the match is finished: this abandon is refused) or waits and is refused itself.
+        if not match_abandon(match=table.match, reason=why):
+            raise Conflict(
                 "table.finished",
                 gettext("table {table} has finished its match").format(table=table_number),
                 field="table",
+                expected_version=expected_version,
+                current_version=t.version,
             )
         _append(t, events.TableAbandoned(round=round_number, table=table_number, reason=why), actor)
         table.abandoned = True

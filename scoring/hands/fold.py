@@ -20,6 +20,10 @@ rectification, one of:
   the hand's scores seat by seat;
 * ``{"kind": "assign_score", "scores": [...]}``: the director assigns the hand's scores outright.
 
+A penalty or an assigned score changes the hand's scores outside the game: the change is kept as the
+result's ``adjustments`` (by seat), and the match's sheet adds it as a column of its own beside the
+game's columns (:mod:`scoring.hands.match`, docs/rules/rulings.md).
+
 Every ruling settles the verdicts on the moves it references: the hand is flagged for the director
 while a verdict on a standing move has no ruling.
 """
@@ -282,7 +286,7 @@ def _result_with_rulings(game: Game[Any], state: HandState, rulings: Sequence[Ru
     for r in rulings:
         if r.rectification.get("kind") == "transfer_tricks":
             state = _transfer_tricks(state, r.rectification)
-    result = game.result(state)
+    result = played = game.result(state)
     seats = len(result.scores)
     for r in rulings:
         kind = r.rectification.get("kind")
@@ -291,6 +295,13 @@ def _result_with_rulings(game: Game[Any], state: HandState, rulings: Sequence[Ru
             result = _rescored(result, tuple(s + d for s, d in zip(result.scores, delta, strict=True)), r)
         elif kind == "assign_score":
             result = _rescored(result, _scores(r.rectification, seats), r)
+    # What the rulings changed by hand is the director's adjustment, kept apart from the game's own
+    # columns (see scoring.hands.match): the game's invariants hold on what the play scored.
+    change = tuple(
+        _whole(Fraction(s) - Fraction(p)) for s, p in zip(result.scores, played.scores, strict=True)
+    )
+    if any(change):
+        result = replace(result, adjustments=change)
     return result
 
 

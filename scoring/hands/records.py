@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scoring.hands.fold import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, check_log
+from scoring.hands.match import adjusted, own_results
 from scoring.rules import HandResult, InvalidOptions, MalformedMove, RulesError, Verdict, get_game
 from scoring.rules.core import jsonable, score_str
 from scoring.rules.errors import plain_params
@@ -238,13 +239,13 @@ def check_match(data: Any) -> dict[str, Any]:
                 field=f"hands[{i}]",
                 malformed=False,
             )
-        context = game.match_context(values, len(seats), results)
+        context = game.match_context(values, len(seats), own_results(results))
         dealer, entries = parse_hand_body(hand, f"hands[{i}].")
         view, _ = check_entries(Setup(game_name, options, seats, dealer, context), entries, f"hands[{i}].")
         reports.append(hand_report(view))
         if view.result is not None:
             results.append(view.result)
-    match = game.match_result(values, len(seats), results)
+    match = adjusted(game, values, len(seats), results)
     return {
         "game": game_name,
         "legal": all(r["legal"] for r in reports),

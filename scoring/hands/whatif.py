@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.hands.fold import Entry, HandView, Setup
+from scoring.hands.match import adjusted, own_results
 from scoring.hands.records import (
     HAND_FORMAT,
     MATCH_FORMAT,
@@ -105,7 +106,7 @@ def fold(
             )
             views.append(None)
             continue
-        context = game.match_context(values, len(seats), results)
+        context = game.match_context(values, len(seats), own_results(results))
         try:
             view, _ = check_entries(
                 Setup(game_name, dict(options), tuple(seats), dealer, context), entries, where
@@ -117,7 +118,7 @@ def fold(
         views.append(view)
         if view.result is not None:
             results.append(view.result)
-    match = game.match_result(values, len(seats), results)
+    match = adjusted(game, values, len(seats), results)
     return Folded(
         views=tuple(views),
         totals=tuple(score_str(s) for s in match.totals),

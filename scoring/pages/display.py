@@ -313,6 +313,20 @@ def totals(sheet: Mapping[str, Any], seats: Sequence[str]) -> list[tuple[str, An
     return list(zip(seats, sheet.get("totals", []), strict=False))
 
 
+def adjusted_totals(sheet: Mapping[str, Any]) -> list[tuple[str, list[Any]]]:
+    """The totals' rows when a director adjusted the match: the game's own, the adjustments, and the
+    match's (their sum); empty when there is no adjustment (the totals are the game's own)."""
+    details = sheet.get("details") or {}
+    game, adjustments = details.get("game_totals"), details.get("adjustments")
+    if not isinstance(game, list) or not isinstance(adjustments, list):
+        return []
+    return [
+        (gettext("Game"), game),
+        (gettext("Director's adjustments"), adjustments),
+        (gettext("Total"), list(sheet.get("totals") or [])),
+    ]
+
+
 def options(match: Match) -> list[tuple[str, str]]:
     """The options a match was opened with, in words."""
     return [(words.word(words.OPTIONS, k), words.option_value(v)) for k, v in sorted(match.options.items())]

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club
 from clubs.permissions import Role, club_role
-from common.errors import ConcurrencyConflict
+from common.errors import ConcurrencyConflict, ServiceError
 from scoring import permissions, words
 from scoring.models import Hand, Match
 from scoring.pages import display
@@ -154,6 +154,7 @@ def match_sheet_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "current": hands[-1] if hands else None,
             "winners": [sheet["seats"][i] for i in sheet.get("winners", [])],
             "sides": display.sides(sheet),
+            "adjusted": display.adjusted_totals(sheet),
             "flagged_hands": [h.number for h in hands if h.flagged],
             "can_record": permissions.can_record(request.user, match),
             "hashes": match_hashes(match, hands),
@@ -204,6 +205,9 @@ def hand_next(request: HttpRequest, match_id: int) -> HttpResponse:
     except RulesError as exc:
         messages.error(request, error_text(exc, _voice(request, match)))
         return redirect("pages:match-sheet", match_id=match.pk)
+    except ServiceError as exc:  # an abandoned table
+        messages.error(request, exc.message)
+        return redirect("pages:match-sheet", match_id=match.pk)
     return redirect("pages:hand-table", match_id=match.pk, number=hand.number)
 
 
@@ -244,6 +248,8 @@ def hand_move(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
         return _refused(request, hand, error_text(exc, voice), 422, form)
     except ConcurrencyConflict as exc:
         return _refused(request, hand, _stale(exc), 409)
+    except ServiceError as exc:  # an abandoned table
+        return _refused(request, hand, exc.message, exc.status_code, form)
     if outcome.replayed:
         messages.info(request, _("Already recorded (the same tap arrived twice)."))
     else:
@@ -276,6 +282,8 @@ def hand_undo(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
         return _refused(request, hand, error_text(exc, _voice(request, hand.match)), 422)
     except ConcurrencyConflict as exc:
         return _refused(request, hand, _stale(exc), 409)
+    except ServiceError as exc:  # an abandoned table
+        return _refused(request, hand, exc.message, exc.status_code)
     messages.success(request, _("Last move undone."))
     return _after_write(request, match_id, number)
 
@@ -355,7 +363,7 @@ def _table(
     if refusal and refusal.get("hand") == hand.pk:
         error, typed, typed_deal = refusal["error"], refusal["typed"], refusal["deal"]
         field = refusal.get("field")
-    entry = can_record and not state["over"]
+    entry = can_record and not state["over"] and match.status != Match.Status.ABANDONED
     # A card keyed by hand is refused beside its field, where the scorer's eyes and thumb are.
     keyed = bool(typed.get("card")) and not (typed.get("move") or typed.get("move_json") or typed_deal)
     card_error = error if keyed and entry and state["phase"] != "deal" else None
@@ -392,6 +400,7 @@ def _table(
         "can_record": can_record,
         "can_rule": permissions.can_rule(request.user, match),
         "entry": entry,
+        "abandoned": match.status == Match.Status.ABANDONED,
         "deal_phase": state["phase"] == "deal",
         "legal": display.legal_buttons(state, game, voice),
         "claim": display.claim_move(game, state, voice),
@@ -399,6 +408,7 @@ def _table(
         "deal_form": deal_form,
         "fresh": fresh,
         "can_undo": can_record
+        and match.status != Match.Status.ABANDONED
         and latest
         and last is not None
         and last["type"] == "MoveRecorded"
@@ -499,6 +509,9 @@ def hand_ruling(request: HttpRequest, match_id: int, number: int) -> HttpRespons
         except ConcurrencyConflict as exc:
             form.add_error(None, _stale(exc))
             status = 409
+        except ServiceError as exc:  # an abandoned table
+            form.add_error(None, exc.message)
+            status = exc.status_code
     elif request.method == "POST":
         status = 400
     return render(

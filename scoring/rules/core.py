@@ -332,6 +332,10 @@ class HandResult:
     games, a sentence): stored and compared as it is. ``outcome_text`` says it for a user, as a template
     with params (:mod:`scoring.rules.errors`); every game gives one (``None`` only in a result stored
     before there were such texts).
+
+    ``adjustments`` is the part of ``scores`` that a director's ruling gave outside the game (a penalty,
+    an assigned score): by seat, empty when there is none. The game's own columns are ``scores`` less
+    the adjustments, and only they must keep the game's invariants (a Barbù match sums to 0).
     """
 
     outcome: str
@@ -341,9 +345,10 @@ class HandResult:
     team_scores: tuple[Score, ...] = ()
     details: Mapping[str, Any] = field(default_factory=dict)
     outcome_text: Text | None = None
+    adjustments: tuple[Score, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "outcome": self.outcome,
             "outcome_text": self.outcome_text.as_dict() if self.outcome_text is not None else None,
             "scores": [score_str(s) for s in self.scores],
@@ -352,6 +357,9 @@ class HandResult:
             "team_scores": [score_str(s) for s in self.team_scores],
             "details": jsonable(self.details),
         }
+        if self.adjustments:  # only a ruled hand has any: every other result keeps its stored bytes
+            out["adjustments"] = [score_str(s) for s in self.adjustments]
+        return out
 
 
 @dataclass(frozen=True)
