@@ -48,8 +48,8 @@ REPEAT = 1_000
 THIRD = 1  # each meeting beyond the second, on top of the repeat it is
 STALL = 200  # steps without a better plan before a shake
 PATIENCE = 20_000  # steps without a better plan before the search gives up (the bound may be out of reach)
-TENURE = (10, 30)
-FINISH_SECONDS_PER_SEAT = 4e-5  # time kept back from the search for the seats and first dealers  # how many steps a swap may not be undone (drawn in this range)
+TENURE = (10, 30)  # how many steps a swap may not be undone (drawn in this range)
+FINISH_SECONDS_PER_SEAT = 4e-5  # time kept back from the search for the seats and first dealers
 
 
 class SeatingError(ValueError):
