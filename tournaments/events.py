@@ -86,7 +86,8 @@ class RoundOpened(Event):
     tables: tuple[dict[str, Any], ...]
     sit_outs: tuple[int, ...]
     sit_out_score: str
-    repeats: int = 0
+    repeats: int = 0  # the repeated meetings this round adds (earlier rounds included)
+    planned_from: int = 0  # the round whose opening made the plan this seating comes from (its seed)
 
 
 @register

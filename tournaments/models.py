@@ -93,6 +93,33 @@ class Round(models.Model):
         return f"{self.tournament} round {self.number}"
 
 
+class KeptSeating(models.Model):
+    """The seating planned ahead for a tournament's next rounds, kept while its players, the game and
+    the forbidden pairs stay the same: a round opened from it needs no planning (``docs/seating.md``).
+
+    ``rounds`` holds, from round ``first_round`` on, each round's tables (players in seat order, first
+    dealer, pairs), sit-outs and the repeats that round adds; ``key`` digests what the plan was made
+    for. While a worker plans, ``status`` is planning and ``opening`` the round it will open."""
+
+    class Status(models.TextChoices):
+        PLANNING = "planning", _("planning")
+        READY = "ready", _("ready")
+        FAILED = "failed", _("failed")
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="kept_seating")
+    key = models.CharField(max_length=64, blank=True)
+    first_round = models.PositiveSmallIntegerField(default=1)
+    seed = models.BigIntegerField(default=0)
+    rounds = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.READY)
+    opening = models.PositiveSmallIntegerField(null=True, blank=True)
+    message = models.CharField(max_length=500, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"seating kept for {self.tournament} from round {self.first_round}"
+
+
 class Table(models.Model):
     """A table of a round and the match recorded there (created with the round)."""
 

@@ -11,11 +11,13 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from clubs.models import Club, Player
 from scoring.models import Hand, Match
 from scoring.selectors import stream_audit
 from tournaments.models import (
+    KeptSeating,
     PlayerRating,
     RatingHistory,
     Registration,
@@ -314,6 +316,22 @@ def _progress_of(abandoned: bool, status: str) -> str:
 def round_open_now(tournament: Tournament) -> Round | None:
     """The round in play, if there is one."""
     return tournament.rounds.filter(status=Round.Status.OPEN).order_by("-number").first()
+
+
+def round_opening(tournament: Tournament) -> dict[str, Any]:
+    """The round a worker was asked to plan and open: its number, the round's number once it is open
+    (else None), whether the planning goes on and for how many seconds so far, why it failed."""
+    kept = KeptSeating.objects.filter(tournament=tournament).first()
+    latest = tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+    number = kept.opening if kept is not None and kept.opening else latest + 1
+    return {
+        "number": number,
+        "round": number if latest >= number else None,
+        "planning": kept is not None and kept.status == KeptSeating.Status.PLANNING,
+        "seconds": (timezone.now() - kept.updated_at).total_seconds() if kept is not None else 0.0,
+        "message": kept.message if kept is not None and kept.status == KeptSeating.Status.FAILED else "",
+        "players": tournament.registrations.filter(active=True).count(),
+    }
 
 
 def round_latest(tournament: Tournament) -> Round | None:

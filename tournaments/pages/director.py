@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -369,6 +370,16 @@ def round_open(request: HttpRequest, tournament_id: int) -> HttpResponse:
     form = OpenRoundForm(request.POST, games=tournament.games)
     if not form.is_valid():
         return _tournament_page(request, tournament, status=400, open_form=form)
+    game = form.cleaned_data["game"] or None
+    if not settings.CELERY_TASK_ALWAYS_EAGER and not services.seating_ready(tournament=tournament, game=game):
+        # No plan kept for these players: a worker plans and opens the round while a page says so.
+        services.round_open_queue(
+            tournament=tournament,
+            expected_version=form.cleaned_data["expected_version"],
+            game=game,
+            actor=request.user,
+        )
+        return redirect("round-opening", tournament_id=tournament.pk)
     try:
         rnd = services.round_open(
             tournament=tournament,
@@ -402,6 +413,35 @@ def round_open(request: HttpRequest, tournament_id: int) -> HttpResponse:
         % {"number": rnd.number, "count": tables},
     )
     return redirect("round", tournament_id=tournament.pk, number=rnd.number)
+
+
+OPENING_SECONDS = 2  # how often the page waiting for a round's seating looks again
+# A planning not done by then is taken as lost (a worker stopped): the budget, and time to queue.
+OPENING_PATIENCE_SECONDS = 60
+
+
+def round_opening(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The page a director waits on while a worker plans the next round: it looks again every few
+    seconds and goes to the round once it is open, or says why it did not open."""
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    waiting = selectors.round_opening(tournament)
+    if waiting["round"] is not None:
+        return redirect("round", tournament_id=tournament.pk, number=waiting["round"])
+    late = waiting["seconds"] > max(OPENING_PATIENCE_SECONDS, 3 * settings.SEATING_BUDGET_SECONDS)
+    return render(
+        request,
+        "tournaments/round_opening.html",
+        {
+            "tournament": tournament,
+            "number": waiting["number"],
+            "players": waiting["players"],
+            "waiting": waiting["planning"] and not late,
+            "message": waiting["message"],
+            "refresh_seconds": OPENING_SECONDS,
+        },
+    )
 
 
 def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:

@@ -24,6 +24,7 @@ urlpatterns = [
         name="tournament-withdraw",
     ),
     path(t + "rounds/", director.round_open, name="round-open"),
+    path(t + "rounds/opening/", director.round_opening, name="round-opening"),
     path(r, director.round_page, name="round"),
     path(r + "progress/", director.round_progress, name="round-progress"),
     path(r + "close/", director.round_close, name="round-close"),
