@@ -424,7 +424,7 @@ def player_register(
         guest = guest and player.club_id != t.club_id
         _append(t, events.PlayerRegistered(player=player.pk, name=player.name, guest=guest), actor)
         registration = Registration.objects.create(tournament=t, player=player, guest=guest)
-        projections.standings_refresh(t)
+        _rank_later(t, registration)
         _prepare_later(t)
     return registration
 
@@ -699,6 +699,16 @@ def seating_prepare(*, tournament_id: int, game: str | None = None) -> bool:
     except Refused:
         return False
     return True
+
+
+def _rank_later(t: Tournament, registration: Registration) -> None:
+    """Show a new player in the standings. Ranking everyone again costs in proportion to the players, so
+    with a broker a worker does it after the commit (once for a burst of registrations); run in-process
+    there is nobody else to do it, and it is done here."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        projections.standings_refresh(t)
+    else:
+        transaction.on_commit(lambda: tasks.enqueue(tasks.standings_register, t.pk, registration.pk))
 
 
 def _prepare_later(t: Tournament) -> None:

@@ -61,6 +61,13 @@ def catch_up() -> list[int]:
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def standings_register(tournament_id: int, registration_id: int) -> bool:
+    """Rank a tournament's players again after a registration, unless a later registration's task will
+    (so a burst of registrations ranks once); whether it ranked."""
+    return projections.standings_registered(tournament_id=tournament_id, registration_id=registration_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def seating_prepare(tournament_id: int) -> bool:
     """Plan the tournament's next rounds ahead (its players changed), so that opening one is at once."""
     from tournaments import services  # services queue this task: imported here, not at module level
