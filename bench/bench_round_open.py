@@ -38,7 +38,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
-from django.db import connection, connections  # noqa: E402
+from django.db import connection, connections, transaction  # noqa: E402
 
 from clubs.models import Club, Membership, Player  # noqa: E402
 from scoring.log import store  # noqa: E402
@@ -70,7 +70,8 @@ def tournament_with(n: int, tag: str, game: str = "barbu") -> tuple[Tournament, 
         club=club, name=f"Torneo {tag}", games=[game], rounds_planned=ROUNDS, actor=director, seed=7
     )
     Registration.objects.bulk_create([Registration(tournament=t, player=p) for p in club.players.all()])
-    projections.standings_refresh(t)
+    with transaction.atomic():
+        projections.standings_refresh(t)
     return t, director
 
 
