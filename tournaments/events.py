@@ -34,6 +34,7 @@ class TournamentCreated(Event):
     seed: int
     rounds_planned: int | None
     forbidden_pairs: tuple[tuple[int, int], ...] = ()
+    tressette_tables: str = "mixed"  # Tressette's tables: "mixed" (4 in pairs or 3 alone), "pairs", "solo"
 
     def __post_init__(self) -> None:
         super().__post_init__()

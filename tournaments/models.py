@@ -20,6 +20,11 @@ class Tournament(models.Model):
         NATURAL = "natural", _("the game's own total")
         RANK_POINTS = "rank_points", _("rank points at each table")
 
+    class TressetteTables(models.TextChoices):
+        MIXED = "mixed", _("4 in pairs or 3 alone, as the count of players needs")
+        PAIRS = "pairs", _("4 in pairs only (the others sit out)")
+        SOLO = "solo", _("3 alone only (the others sit out)")
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=120)
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.TOURNAMENT)
@@ -34,6 +39,9 @@ class Tournament(models.Model):
     seed = models.BigIntegerField(default=0)
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     forbidden_pairs = models.JSONField(default=list, blank=True)
+    tressette_tables = models.CharField(
+        max_length=6, choices=TressetteTables.choices, default=TressetteTables.MIXED
+    )
     published = models.BooleanField(default=False)
     scorers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scored_tournaments")
     version = models.PositiveIntegerField(default=0)  # of its event stream

@@ -35,6 +35,7 @@ from tournaments import events, projections, tasks
 from tournaments.models import KeptSeating, Registration, Round, SitOut, Table, Tournament
 from tournaments.plan.seating import SeatingError, plan_seating
 from tournaments.plan.standings import SCORING_METHODS, StandingsError, check_precedence, default_precedence
+from tournaments.selectors import table_sizes
 
 log = logging.getLogger(__name__)
 
@@ -182,6 +183,18 @@ def _check_pairs(pairs: Any) -> list[list[int]]:
     return [sorted(p) for p in pairs]
 
 
+def _check_tressette_tables(value: Any) -> str:
+    if value not in Tournament.TressetteTables.values:
+        raise Invalid(
+            "tournament.tressette_tables",
+            gettext("tressette_tables is one of {values}").format(
+                values=", ".join(Tournament.TressetteTables.values)
+            ),
+            field="tressette_tables",
+        )
+    return str(value)
+
+
 def _check_scorers(club: Club, scorers: Sequence[Any]) -> list[Any]:
     for user in scorers:
         role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
@@ -265,6 +278,7 @@ def tournament_create(
     seed: int | None = None,
     rounds_planned: int | None = None,
     forbidden_pairs: Sequence[Sequence[int]] = (),
+    tressette_tables: str = Tournament.TressetteTables.MIXED,
     published: bool = False,
     scorers: Sequence[Any] = (),
     actor: User | None = None,
@@ -288,6 +302,7 @@ def tournament_create(
         raise Invalid("tournament.seed", gettext("seed is a whole number from 0"), field="seed")
     planned = _check_rounds_planned(rounds_planned)
     pairs = _check_pairs(list(forbidden_pairs))
+    tressette = _check_tressette_tables(tressette_tables)
     assigned = _check_scorers(club, scorers)
     director: Any = actor if actor is not None and actor.is_authenticated else None
     with transaction.atomic():
@@ -304,6 +319,7 @@ def tournament_create(
             seed=seed,
             rounds_planned=planned,
             forbidden_pairs=pairs,
+            tressette_tables=tressette,
         )
         if assigned:
             tournament.scorers.add(*assigned)
@@ -319,6 +335,7 @@ def tournament_create(
             seed=seed,
             rounds_planned=planned,
             forbidden_pairs=tuple((a, b) for a, b in pairs),
+            tressette_tables=tressette,
         )
         _append(tournament, created, actor)
         if published:
@@ -348,6 +365,7 @@ def tournament_update(
         "forbidden_pairs",
         "game_options",
         "scorers",
+        "tressette_tables",
     }
     unknown = set(changes) - allowed
     if unknown:
@@ -373,6 +391,8 @@ def tournament_update(
             new["rounds_planned"] = _check_rounds_planned(changes["rounds_planned"])
         if "forbidden_pairs" in changes:
             new["forbidden_pairs"] = _check_pairs(changes["forbidden_pairs"])
+        if "tressette_tables" in changes:
+            new["tressette_tables"] = _check_tressette_tables(changes["tressette_tables"])
         new = {k: v for k, v in new.items() if getattr(t, k) != v}
         scorers = _scorers_change(t, changes["scorers"]) if "scorers" in changes else None
         if scorers is not None:
@@ -397,7 +417,7 @@ def tournament_update(
             _apply_scorers(t, *scorers, actor=actor)
         if ranking or "name" in new:
             projections.standings_refresh(t)
-        if "forbidden_pairs" in new or "rounds_planned" in new:
+        if {"forbidden_pairs", "rounds_planned", "tressette_tables"} & set(new):
             _prepare_later(t)
     log.info("tournament %s changed by %s: %s (%s)", t.pk, actor_name(actor) or "-", new, why)
     return t
@@ -547,11 +567,6 @@ def _round_players(t: Tournament, game: str) -> dict[int, Player]:
             field="round",
         )
     return players
-
-
-def table_sizes(t: Tournament, game: str) -> tuple[int, ...]:
-    """The table sizes a round of ``game`` may have, larger first."""
-    return tuple(sorted(get_game(game).seat_counts, reverse=True))
 
 
 def _seating_key(t: Tournament, game: str, players: Sequence[int]) -> str:

@@ -101,6 +101,7 @@ class TournamentSerializer(serializers.Serializer[Any]):
     seed = serializers.IntegerField()
     rounds_planned = serializers.IntegerField(allow_null=True)
     forbidden_pairs = serializers.JSONField()
+    tressette_tables = serializers.CharField()
     published = serializers.BooleanField()
     scorers = serializers.ListField(child=serializers.CharField())
     version = serializers.IntegerField()
@@ -241,6 +242,11 @@ class TournamentListCreateApi(TournamentApi):
             default=list,
             help_text="pairs of player ids never seated at one table (family)",
         )
+        tressette_tables = serializers.ChoiceField(
+            choices=Tournament.TressetteTables.values,
+            default=Tournament.TressetteTables.MIXED,
+            help_text="Tressette's tables: 4 in pairs or 3 alone as the count needs (mixed), pairs or solo",
+        )
         published = serializers.BooleanField(default=False)
         scorers = serializers.ListField(child=_user_field(), default=list)
 
@@ -307,6 +313,7 @@ class TournamentDetailUpdateApi(TournamentApi):
             child=serializers.ListField(child=id_field(), min_length=2, max_length=2),
             required=False,
         )
+        tressette_tables = serializers.ChoiceField(choices=Tournament.TressetteTables.values, required=False)
         scorers = serializers.ListField(
             child=_user_field(),
             required=False,

@@ -87,6 +87,7 @@ def tournament_new(request: HttpRequest, club_id: int) -> HttpResponse:
                     tiebreaks=data["tiebreaks"] or None,
                     sit_out_score=data["sit_out_score"],
                     rounds_planned=data["rounds_planned"],
+                    tressette_tables=data["tressette_tables"],
                     published=data["published"],
                     scorers=list(data["scorers"]),
                     actor=request.user,
@@ -132,6 +133,11 @@ def _tournament_page(
         "registrations": selectors.registration_rows(tournament),
         "rounds": selectors.round_summaries(tournament),
         "open_round": selectors.round_open_now(tournament),
+        "table_warning": selectors.table_warning(
+            tournament, "tressette", tournament.registrations.filter(active=True).count()
+        )
+        if "tressette" in tournament.games
+        else "",
         "scorers": list(tournament.scorers.order_by("username")),
         "error": error,
     }
@@ -344,6 +350,7 @@ def _change_view(change: dict[str, Any]) -> dict[str, Any]:
         "forbidden_pairs": gettext("players kept apart"),
         "game_options": gettext("game options"),
         "scorers": gettext("scorers of the evening"),
+        "tressette_tables": gettext("Tressette tables"),
     }
     shown = []
     for key, value in change["changes"].items():
@@ -355,6 +362,8 @@ def _change_view(change: dict[str, Any]) -> dict[str, Any]:
             value = ", ".join(value) or "–"
         elif key in ("forbidden_pairs", "game_options"):
             value = ""
+        elif key == "tressette_tables" and value in Tournament.TressetteTables.values:
+            value = Tournament.TressetteTables(value).label
         elif value is None:
             value = "–"
         shown.append({"setting": labels.get(key, key), "value": value})

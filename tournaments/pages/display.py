@@ -179,6 +179,7 @@ REFUSALS: dict[str, Promise] = {
     "tiebreaks.malformed": _("Choose the criteria from the list."),
     "tournament.score": _("The score of a sit-out is a whole number or a fraction, such as 6 or 13/2."),
     "tournament.rounds_planned": _("The rounds planned are from 1 to 99."),
+    "tournament.tressette_tables": _("Choose the Tressette tables from the list."),
     "tournament.scorers": _("Every scorer must be a scorer or a director of the club."),
     "tournament.reason": _("Give a reason."),
     "tournament.unchanged": _("Nothing to change."),

@@ -104,6 +104,15 @@ class RankingFields(forms.Form):
         required=False,
         help_text=_("The seating spreads the meetings over this many rounds."),
     )
+    tressette_tables = forms.ChoiceField(
+        label=_("Tressette tables"),
+        choices=Tournament.TressetteTables.choices,
+        initial=Tournament.TressetteTables.MIXED,
+        help_text=_(
+            "Only for Tressette: tables of 4 play in pairs, tables of 3 each for himself. A mix seats "
+            "everyone but ranks pairs and solo tables together."
+        ),
+    )
 
     def tiebreak_slots(self) -> list[dict[str, Any]]:
         """One select per place in the order, each with the criterion chosen there (if any)."""
@@ -137,7 +146,16 @@ class TournamentForm(RankingFields):
     )
     published = forms.BooleanField(label=_("Standings public from the start"), required=False)
 
-    field_order = ["name", "kind", "games", "scoring", "tiebreaks", "sit_out_score", "rounds_planned"]
+    field_order = [
+        "name",
+        "kind",
+        "games",
+        "scoring",
+        "tiebreaks",
+        "sit_out_score",
+        "rounds_planned",
+        "tressette_tables",
+    ]
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -211,7 +229,16 @@ class SettingsForm(RankingFields):
         ),
     )
 
-    field_order = ["name", "scoring", "tiebreaks", "sit_out_score", "rounds_planned", "scorers", "reason"]
+    field_order = [
+        "name",
+        "scoring",
+        "tiebreaks",
+        "sit_out_score",
+        "rounds_planned",
+        "tressette_tables",
+        "scorers",
+        "reason",
+    ]
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -227,6 +254,7 @@ class SettingsForm(RankingFields):
             "tiebreaks": [k for k in tournament.tiebreaks if k != "lot"],
             "sit_out_score": tournament.sit_out_score,
             "rounds_planned": tournament.rounds_planned,
+            "tressette_tables": tournament.tressette_tables,
         }
 
     def changes(self) -> dict[str, Any]:
