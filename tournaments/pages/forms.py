@@ -106,6 +106,7 @@ class RankingFields(forms.Form):
     )
     tressette_tables = forms.ChoiceField(
         label=_("Tressette tables"),
+        required=False,
         choices=Tournament.TressetteTables.choices,
         initial=Tournament.TressetteTables.MIXED,
         help_text=_(
@@ -113,6 +114,11 @@ class RankingFields(forms.Form):
             "everyone but ranks pairs and solo tables together."
         ),
     )
+
+    def clean_tressette_tables(self) -> str:
+        """Not posted (a form of before the setting): as it was, or the default."""
+        chosen = self.cleaned_data.get("tressette_tables")
+        return str(chosen or self.initial.get("tressette_tables") or Tournament.TressetteTables.MIXED)
 
     def tiebreak_slots(self) -> list[dict[str, Any]]:
         """One select per place in the order, each with the criterion chosen there (if any)."""
@@ -261,6 +267,8 @@ class SettingsForm(RankingFields):
         """Only what the director changed: a field left as it was is not a change to justify."""
         skip = {"expected_version", "reason"}
         changed = {name: self.cleaned_data[name] for name in self.changed_data if name not in skip}
+        if changed.get("tressette_tables") == self.initial.get("tressette_tables"):
+            del changed["tressette_tables"]
         if "scorers" in changed:
             changed["scorers"] = list(changed["scorers"])
         return changed
