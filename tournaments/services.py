@@ -449,6 +449,85 @@ def player_register(
     return registration
 
 
+def players_register(
+    *, tournament: Tournament, players: Sequence[Player], expected_version: int, actor: User | None
+) -> list[Registration]:
+    """Enter several members of the tournament's club at once: all of them or, when one cannot be
+    (another club's, already registered), none, with the reason naming him."""
+    chosen = list(dict.fromkeys(players))
+    if not chosen:
+        raise Invalid("registration.none_ticked", gettext("tick at least one player"), field="player")
+    with transaction.atomic():
+        t = _lock(tournament, expected_version)
+        taken = set(
+            Registration.objects.filter(tournament=t, player__in=chosen).values_list("player_id", flat=True)
+        )
+        for player in chosen:
+            if player.club_id != t.club_id:
+                raise Refused(
+                    "registration.other_club",
+                    gettext("{player} plays for another club: register him as a guest").format(player=player),
+                    field="player",
+                )
+            if player.pk in taken:
+                raise Refused(
+                    "registration.twice",
+                    gettext("{player} is already registered").format(player=player),
+                    field="player",
+                )
+        registered = [events.PlayerRegistered(player=p.pk, name=p.name, guest=False) for p in chosen]
+        appended = store.append(t.stream_id, registered, expected_version=t.version, actor=actor_name(actor))
+        t.version = appended.to_version
+        t.save(update_fields=["version"])
+        rows = Registration.objects.bulk_create([Registration(tournament=t, player=p) for p in chosen])
+        last = Registration.objects.get(tournament=t, player=chosen[-1])
+        _rank_later(t, last)
+        _prepare_later(t)
+    return rows
+
+
+def guest_join(
+    *, tournament: Tournament, name: Any, club_name: Any, expected_version: Any, actor: User | None = None
+) -> Registration:
+    """A guest from another club, registered from the tournament's page: the club found by its name
+    (capitals aside) or created, the player found there by his name (capitals aside) or added to it."""
+    name = _check_person(name, "name", gettext("a guest needs a name"))
+    club_name = _check_person(club_name, "club", gettext("a guest needs the name of his club"))
+    with transaction.atomic():
+        t = _lock(tournament, expected_version)
+        club = Club.objects.filter(name__iexact=club_name).order_by("pk").first()
+        if club is None:
+            club = Club.objects.create(name=club_name)
+        if club.pk == t.club_id:
+            raise Refused(
+                "guest.own_club",
+                gettext("{club} is this tournament's club: register {player} as a member").format(
+                    club=club.name, player=name
+                ),
+                field="club",
+            )
+        player = Player.objects.filter(club=club, name__iexact=name).order_by("pk").first()
+        if player is None:
+            player = Player.objects.create(club=club, name=name)
+        return player_register(
+            tournament=t, player=player, guest=True, expected_version=t.version, actor=actor
+        )
+
+
+def _check_person(value: Any, field: str, missing: str) -> str:
+    """A name typed on a form: present, at most 120 characters, no NUL."""
+    if not isinstance(value, str) or not value.strip():
+        raise Invalid(f"guest.{field}", missing, field=field)
+    value = " ".join(value.split())
+    if len(value) > 120:
+        raise Invalid(
+            f"guest.{field}", gettext("a name has at most {n} characters").format(n=120), field=field
+        )
+    if "\x00" in value:
+        raise Invalid(f"guest.{field}", gettext("a name cannot hold the NUL character"), field=field)
+    return value
+
+
 def player_join(
     *, tournament: Tournament, name: Any, expected_version: Any, actor: User | None = None
 ) -> Registration:

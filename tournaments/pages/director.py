@@ -30,7 +30,9 @@ from tournaments.models import Round, Tournament
 from tournaments.pages import display
 from tournaments.pages.forms import (
     AbandonForm,
+    GuestForm,
     JoinForm,
+    MembersForm,
     OpenRoundForm,
     PublishForm,
     RegisterForm,
@@ -119,8 +121,9 @@ def _tournament_page(
     *,
     status: int = 200,
     error: str | None = None,
-    register: RegisterForm | None = None,
+    register: MembersForm | None = None,
     guest: RegisterForm | None = None,
+    guest_new: GuestForm | None = None,
     join: JoinForm | None = None,
     withdraw: tuple[int, WithdrawForm] | None = None,
     open_form: OpenRoundForm | None = None,
@@ -145,7 +148,9 @@ def _tournament_page(
         candidates = selectors.registration_candidates(tournament)
         guests = [(club, [(p.pk, p.name) for p in players]) for club, players in candidates["guests"]]
         context.update(
-            register_form=register or RegisterForm(choices=[(p.pk, p.name) for p in candidates["members"]]),
+            register_form=register or MembersForm(choices=[(p.pk, p.name) for p in candidates["members"]]),
+            guest_new_form=guest_new or GuestForm(prefix="newguest"),
+            club_names=list(Club.objects.exclude(pk=tournament.club_id).values_list("name", flat=True)),
             guest_form=guest or RegisterForm(choices=guests, prefix="guest"),
             join_form=join or JoinForm(prefix="join"),
             has_guests=bool(guests),
@@ -163,17 +168,12 @@ def player_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if denied is not None:
         return denied
     guest = "guest-player" in request.POST
-    form = RegisterForm(request.POST, prefix="guest" if guest else None)
+    if not guest:
+        return _members_register(request, tournament)
+    form = RegisterForm(request.POST, prefix="guest")
 
     def again(status: int, error: str | None = None) -> HttpResponse:
-        return _tournament_page(
-            request,
-            tournament,
-            status=status,
-            error=error,
-            register=None if guest else form,
-            guest=form if guest else None,
-        )
+        return _tournament_page(request, tournament, status=status, error=error, guest=form)
 
     if not form.is_valid():
         return again(400)
@@ -195,6 +195,71 @@ def player_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
         messages.success(request, gettext("%(player)s registered as a guest.") % {"player": player.name})
     else:
         messages.success(request, gettext("%(player)s registered.") % {"player": player.name})
+    return redirect("tournament", tournament_id=tournament.pk)
+
+
+def _members_register(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The members ticked on the tournament's page, registered in one go."""
+    candidates = selectors.registration_candidates(tournament)
+    form = MembersForm(request.POST, choices=[(p.pk, p.name) for p in candidates["members"]])
+    if not form.is_valid():
+        return _tournament_page(request, tournament, status=400, register=form)
+    players: list[Player] = list(form.cleaned_data["player"])
+    try:
+        services.players_register(
+            tournament=tournament,
+            players=players,
+            expected_version=form.cleaned_data["expected_version"],
+            actor=request.user,
+        )
+    except ConcurrencyConflict as exc:
+        return _tournament_page(request, tournament, status=409, error=display.stale(exc), register=form)
+    except ServiceError as exc:
+        named = next((p.name for p in players if p.name in exc.message), players[0].name)
+        _field_error(form, exc, display.refusal(exc, player=named))
+        return _tournament_page(request, tournament, status=exc.status_code, register=form)
+    if len(players) == 1:
+        messages.success(request, gettext("%(player)s registered.") % {"player": players[0].name})
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s player registered: %(players)s.",
+                "%(count)s players registered: %(players)s.",
+                len(players),
+            )
+            % {"count": len(players), "players": ", ".join(p.name for p in players)},
+        )
+    return redirect("tournament", tournament_id=tournament.pk)
+
+
+@require_POST
+def guest_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A guest from another club, typed in: his club found or created, then registered as a guest."""
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    form = GuestForm(request.POST, prefix="newguest")
+    if not form.is_valid():
+        return _tournament_page(request, tournament, status=400, guest_new=form)
+    try:
+        registration = services.guest_join(
+            tournament=tournament,
+            name=form.cleaned_data["name"],
+            club_name=form.cleaned_data["club"],
+            expected_version=form.cleaned_data["expected_version"],
+            actor=request.user,
+        )
+    except ConcurrencyConflict as exc:
+        return _tournament_page(request, tournament, status=409, error=display.stale(exc), guest_new=form)
+    except ServiceError as exc:
+        _field_error(form, exc, display.refusal(exc, player=form.cleaned_data["name"]))
+        return _tournament_page(request, tournament, status=exc.status_code, guest_new=form)
+    messages.success(
+        request,
+        gettext("%(player)s of %(club)s registered as a guest.")
+        % {"player": registration.player.name, "club": registration.player.club.name},
+    )
     return redirect("tournament", tournament_id=tournament.pk)
 
 

@@ -293,6 +293,27 @@ class RegisterForm(VersionedForm):
         self.fields["player"].widget.choices = [("", "—"), *choices]
 
 
+class MembersForm(VersionedForm):
+    """Register several members of the club at once: each ticked."""
+
+    player = forms.ModelMultipleChoiceField(
+        label=_("Members of the club"), queryset=Player.objects.all(), widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: Any, choices: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Any player may be posted (the service says why one cannot play); the list offers the members
+        # not registered yet (``choices``: (id, name) pairs).
+        self.fields["player"].widget.choices = list(choices)
+
+
+class GuestForm(VersionedForm):
+    """A guest from another club, by his name and his club's (the club is created if it is new)."""
+
+    name = forms.CharField(label=_("Guest's name"), max_length=120)
+    club = forms.CharField(label=_("His club"), max_length=120)
+
+
 class JoinForm(VersionedForm):
     """A walk-in: a new player of the club, registered at once."""
 

@@ -18,6 +18,7 @@ urlpatterns = [
     path(t + "publish/", director.tournament_publish, name="tournament-publish"),
     path(t + "registrations/", director.player_register, name="tournament-register"),
     path(t + "registrations/new-player/", director.player_join, name="tournament-join"),
+    path(t + "registrations/new-guest/", director.guest_join, name="tournament-guest"),
     path(
         t + "registrations/<id:player_id>/withdraw/",
         director.player_withdraw,
