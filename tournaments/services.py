@@ -967,7 +967,12 @@ def _round_record(
             planned_from=planned_from,
         )
         appended = _append(t, opened, actor)
-        projections.standings_sit_outs(t, rnd, appended)
+        # Nothing after the append: it holds the log's ordering lock until the commit.
+    if sit_outs:
+        # Ranking every player again costs in proportion to them: in a transaction of its own, after
+        # the round's, so that it never holds the ordering lock that every club's moves wait for.
+        with transaction.atomic():
+            projections.standings_sit_outs(t, rnd, appended)
     return rnd
 
 
