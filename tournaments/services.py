@@ -518,14 +518,14 @@ def _check_person(value: Any, field: str, missing: str) -> str:
     """A name typed on a form: present, at most 120 characters, no NUL."""
     if not isinstance(value, str) or not value.strip():
         raise Invalid(f"guest.{field}", missing, field=field)
-    value = " ".join(value.split())
-    if len(value) > 120:
+    said = " ".join(value.split())
+    if len(said) > 120:
         raise Invalid(
             f"guest.{field}", gettext("a name has at most {n} characters").format(n=120), field=field
         )
-    if "\x00" in value:
+    if "\x00" in said:
         raise Invalid(f"guest.{field}", gettext("a name cannot hold the NUL character"), field=field)
-    return value
+    return said
 
 
 def player_join(
