@@ -88,7 +88,7 @@ class Round(models.Model):
     game = models.CharField(max_length=30)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
-    repeats = models.PositiveIntegerField(default=0)  # repeated meetings the seating could not avoid
+    repeats = models.PositiveIntegerField(default=0)  # repeated meetings this round adds, not avoidable
     opened_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
     closed_position = models.BigIntegerField(null=True, blank=True)

@@ -125,9 +125,13 @@ class TableSerializer(serializers.Serializer[Any]):
 class RoundSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     game = serializers.CharField()
-    seed = serializers.IntegerField(help_text="the seating's seed: the same seed gives the same seating")
+    seed = serializers.IntegerField(
+        help_text="the seed of the plan the seating comes from: the same seed and history give the same plan"
+    )
     status = serializers.CharField()
-    repeats = serializers.IntegerField(help_text="repeated meetings the seating could not avoid")
+    repeats = serializers.IntegerField(
+        help_text="repeated meetings this round adds (pairs that met before), which could not be avoided"
+    )
     opened_at = serializers.DateTimeField()
     closed_at = serializers.DateTimeField(allow_null=True)
     tables = TableSerializer(many=True)
