@@ -14,12 +14,14 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -839,6 +841,32 @@ def round_open_failed(*, tournament_id: int, message: str) -> None:
     )
 
 
+# The class of the session advisory locks that let one opening of a tournament's round run at a time
+# (PostgreSQL's two-key form: this class, the tournament's id; the log's ordering lock is a one-key lock,
+# whose high half is 0, so the two never meet).
+OPENING_LOCK_CLASS = 0x5E68
+_openings = threading.Lock()  # SQLite: one process serves, and one opening runs at a time in it
+
+
+@contextmanager
+def _opening(tournament_id: int) -> Iterator[None]:
+    """Hold the tournament's opening lock from before its matches are created until its round is
+    recorded: the matches are created outside the round's transaction, so a second director's opening
+    must wait for the first and then find the round opened (a conflict), not create matches of its own.
+    A session lock, released at the end or when the connection closes (a killed worker holds nothing)."""
+    if connection.vendor != "postgresql":
+        with _openings:
+            yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [OPENING_LOCK_CLASS, tournament_id])
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [OPENING_LOCK_CLASS, tournament_id])
+
+
 def round_open(
     *,
     tournament: Tournament,
@@ -863,47 +891,50 @@ def round_open(
         raise Invalid(
             "version.malformed", gettext("expected_version must be a whole number"), field="expected_version"
         )
-    t = Tournament.objects.get(pk=tournament.pk)
-    if t.version != expected_version:
-        raise ConcurrencyConflict(t.stream_id, expected_version, t.version)
-    _refuse_if_open(t)
-    game = _round_game(t, game)
-    number = (t.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    players = _round_players(t, game)
-    seated, seed, planned_from = _seating(t, game, number, players, seed)
-    options = t.game_options.get(game, {})
-    scorers = list(t.scorers.all())
-    matches: list[Match] = []
-    # One match per transaction (match_create's own): an append holds the log's ordering lock until its
-    # transaction commits, and every club's moves wait for that lock, so never a round's hundreds at once.
-    for i, table in enumerate(seated["tables"], start=1):
-        matches.append(
-            match_create(
-                club=t.club,
-                game=game,
-                seats=[players[p] for p in table["players"]],
-                dealer=table["dealer"],
-                options=options,
-                # In the director's language at the time: a title is the match's name, kept as written.
-                title=gettext("{tournament} · round {n} · table {table}").format(
-                    tournament=t.name, n=number, table=i
-                ),
-                published=False,
-                scorers=scorers,
-                guests=True,  # registered guests of other clubs sit at the tables too
-                actor=actor,
+    with _opening(tournament.pk):
+        t = Tournament.objects.get(pk=tournament.pk)
+        if t.version != expected_version:
+            raise ConcurrencyConflict(t.stream_id, expected_version, t.version)
+        _refuse_if_open(t)
+        game = _round_game(t, game)
+        number = (t.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        players = _round_players(t, game)
+        seated, seed, planned_from = _seating(t, game, number, players, seed)
+        options = t.game_options.get(game, {})
+        scorers = list(t.scorers.all())
+        matches: list[Match] = []
+        # One match per transaction (match_create's own): an append holds the log's ordering lock until its
+        # transaction commits, and every club's moves wait for that lock, so never a round's hundreds at once.
+        for i, table in enumerate(seated["tables"], start=1):
+            matches.append(
+                match_create(
+                    club=t.club,
+                    game=game,
+                    seats=[players[p] for p in table["players"]],
+                    dealer=table["dealer"],
+                    options=options,
+                    # In the director's language at the time: a title is the match's name, kept as written.
+                    title=gettext("{tournament} · round {n} · table {table}").format(
+                        tournament=t.name, n=number, table=i
+                    ),
+                    published=False,
+                    scorers=scorers,
+                    guests=True,  # registered guests of other clubs sit at the tables too
+                    actor=actor,
+                )
             )
-        )
-    try:
-        return _round_record(t, expected_version, actor, game, number, seed, planned_from, seated, matches)
-    except (ConcurrencyConflict, ServiceError):
-        log.warning(
-            "round %s of tournament %s not opened: matches %s stay private and unused",
-            number,
-            t.pk,
-            [m.pk for m in matches],
-        )
-        raise
+        try:
+            return _round_record(
+                t, expected_version, actor, game, number, seed, planned_from, seated, matches
+            )
+        except (ConcurrencyConflict, ServiceError):
+            log.warning(
+                "round %s of tournament %s not opened: matches %s stay private and unused",
+                number,
+                t.pk,
+                [m.pk for m in matches],
+            )
+            raise
 
 
 def _round_record(
