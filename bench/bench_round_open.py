@@ -120,7 +120,8 @@ def other_club_moves(stop: Any, out: Any, tag: str) -> None:
 def _watched(tag: str, work: Any) -> list[float]:
     """Run ``work`` while another club records moves; the waits of its moves."""
     connections.close_all()  # the child must not share this process's connection
-    stop, out = multiprocessing.Event(), multiprocessing.Queue()
+    stop = multiprocessing.Event()
+    out: multiprocessing.Queue[list[float]] = multiprocessing.Queue()
     other = multiprocessing.Process(target=other_club_moves, args=(stop, out, tag))
     other.start()
     time.sleep(0.5)
