@@ -12,8 +12,8 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.tournaments.page_support import browser
-from tests.tournaments.support import Club, club_with_players, tournament
-from tournaments.models import KeptSeating, Tournament
+from tests.tournaments.support import Club, club_with_players, open_round, tournament
+from tournaments.models import KeptSeating, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -76,3 +76,14 @@ def test_only_a_director_waits_on_the_opening_page(club: Club) -> None:
     page = browser(club.people.member).get(f"/tournaments/{t.pk}/rounds/opening/")
 
     assert page.status_code in (302, 403)
+
+
+def test_the_round_page_words_the_repeats_as_the_round_s_own(club: Club, director: Client) -> None:
+    t = tournament(club)
+    rnd = open_round(t, club.director)
+    Round.objects.filter(pk=rnd.pk).update(repeats=2)
+
+    page = director.get(f"/tournaments/{t.pk}/rounds/1/").content.decode()
+
+    assert "this round repeats 2 meetings that could not be avoided" in page
+    assert "it could not avoid" not in page
