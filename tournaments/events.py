@@ -34,6 +34,7 @@ class TournamentCreated(Event):
     seed: int
     rounds_planned: int | None
     forbidden_pairs: tuple[tuple[int, int], ...] = ()
+    tressette_tables: str = "mixed"  # Tressette's tables: "mixed" (4 in pairs or 3 alone), "pairs", "solo"
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -86,7 +87,8 @@ class RoundOpened(Event):
     tables: tuple[dict[str, Any], ...]
     sit_outs: tuple[int, ...]
     sit_out_score: str
-    repeats: int = 0
+    repeats: int = 0  # the repeated meetings this round adds (earlier rounds included)
+    planned_from: int = 0  # the round whose opening made the plan this seating comes from (its seed)
 
 
 @register

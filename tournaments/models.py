@@ -20,6 +20,11 @@ class Tournament(models.Model):
         NATURAL = "natural", _("the game's own total")
         RANK_POINTS = "rank_points", _("rank points at each table")
 
+    class TressetteTables(models.TextChoices):
+        MIXED = "mixed", _("4 in pairs or 3 alone, as the count of players needs")
+        PAIRS = "pairs", _("4 in pairs only (the others sit out)")
+        SOLO = "solo", _("3 alone only (the others sit out)")
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=120)
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.TOURNAMENT)
@@ -34,6 +39,9 @@ class Tournament(models.Model):
     seed = models.BigIntegerField(default=0)
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     forbidden_pairs = models.JSONField(default=list, blank=True)
+    tressette_tables = models.CharField(
+        max_length=6, choices=TressetteTables.choices, default=TressetteTables.MIXED
+    )
     published = models.BooleanField(default=False)
     scorers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scored_tournaments")
     version = models.PositiveIntegerField(default=0)  # of its event stream
@@ -80,7 +88,7 @@ class Round(models.Model):
     game = models.CharField(max_length=30)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
-    repeats = models.PositiveIntegerField(default=0)  # repeated meetings the seating could not avoid
+    repeats = models.PositiveIntegerField(default=0)  # repeated meetings this round adds, not avoidable
     opened_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
     closed_position = models.BigIntegerField(null=True, blank=True)
@@ -91,6 +99,33 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} round {self.number}"
+
+
+class KeptSeating(models.Model):
+    """The seating planned ahead for a tournament's next rounds, kept while its players, the game and
+    the forbidden pairs stay the same: a round opened from it needs no planning (``docs/seating.md``).
+
+    ``rounds`` holds, from round ``first_round`` on, each round's tables (players in seat order, first
+    dealer, pairs), sit-outs and the repeats that round adds; ``key`` digests what the plan was made
+    for. While a worker plans, ``status`` is planning and ``opening`` the round it will open."""
+
+    class Status(models.TextChoices):
+        PLANNING = "planning", _("planning")
+        READY = "ready", _("ready")
+        FAILED = "failed", _("failed")
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="kept_seating")
+    key = models.CharField(max_length=64, blank=True)
+    first_round = models.PositiveSmallIntegerField(default=1)
+    seed = models.BigIntegerField(default=0)
+    rounds = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.READY)
+    opening = models.PositiveSmallIntegerField(null=True, blank=True)
+    message = models.CharField(max_length=500, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"seating kept for {self.tournament} from round {self.first_round}"
 
 
 class Table(models.Model):

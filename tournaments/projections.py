@@ -235,6 +235,19 @@ def standings_refresh(tournament: Tournament, *, table: Table | None = None) -> 
     _write(standings, Ledger.from_json(standings.ledger), tournament, notes)
 
 
+def standings_registered(*, tournament_id: int, registration_id: int) -> bool:
+    """The standings ranked again with the players registered so far, unless a later registration's
+    turn will do it (its task is queued after this one); whether they were."""
+    if Registration.objects.filter(tournament_id=tournament_id, pk__gt=registration_id).exists():
+        return False
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return False
+    with transaction.atomic():
+        standings_refresh(tournament)
+    return True
+
+
 def standings_sit_outs(tournament: Tournament, rnd: Round, appended: store.AppendResult) -> None:
     """Count the sit-outs of a round just opened (in the round's transaction)."""
     standings = _locked(tournament)

@@ -11,11 +11,15 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.translation import ngettext
 
 from clubs.models import Club, Player
 from scoring.models import Hand, Match
+from scoring.rules import get_game
 from scoring.selectors import stream_audit
 from tournaments.models import (
+    KeptSeating,
     PlayerRating,
     RatingHistory,
     Registration,
@@ -26,6 +30,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.plan import ratings
+from tournaments.plan.seating import table_layout
 from tournaments.plan.standings import METRICS, show, table_result
 from tournaments.whatif import SETTINGS as WHATIF_SETTINGS
 from tournaments.whatif import standings_whatif
@@ -64,6 +69,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "seed": tournament.seed,
         "rounds_planned": tournament.rounds_planned,
         "forbidden_pairs": [list(p) for p in tournament.forbidden_pairs],
+        "tressette_tables": tournament.tressette_tables,
         "published": tournament.published,
         "scorers": [u.get_username() for u in tournament.scorers.all()],
         "version": tournament.version,
@@ -325,6 +331,62 @@ def _progress_of(abandoned: bool, status: str) -> str:
 def round_open_now(tournament: Tournament) -> Round | None:
     """The round in play, if there is one."""
     return tournament.rounds.filter(status=Round.Status.OPEN).order_by("-number").first()
+
+
+def table_sizes(t: Tournament, game: str) -> tuple[int, ...]:
+    """The table sizes a round of ``game`` may have, larger first (Tressette's as the director chose:
+    4 in pairs, 3 alone, or both as the count of players needs)."""
+    if game == "tressette" and t.tressette_tables == Tournament.TressetteTables.PAIRS:
+        return (4,)
+    if game == "tressette" and t.tressette_tables == Tournament.TressetteTables.SOLO:
+        return (3,)
+    return tuple(sorted(get_game(game).seat_counts, reverse=True))
+
+
+def table_warning(t: Tournament, game: str, players: int) -> str:
+    """What the director should know of the tables a round of ``game`` seats with this many players:
+    a mix of Tressette in pairs and alone that cannot be avoided (one ranking mixing both), or players
+    sitting out that a mix would seat. Empty when there is nothing to say."""
+    if game != "tressette" or players < 3:
+        return ""
+    layout = table_layout(players, table_sizes(t, game))
+    fours, threes = layout.count(4), layout.count(3)
+    out = players - sum(layout)
+    if fours and threes:
+        return ngettext(
+            "{players} players: {fours} table of 4 in pairs and {threes} of 3 alone. A mix cannot be "
+            "avoided with everyone seated, so one ranking mixes pairs and solo tables; choose tables of "
+            "4 only or of 3 only to keep them apart (some then sit out).",
+            "{players} players: {fours} tables of 4 in pairs and {threes} of 3 alone. A mix cannot be "
+            "avoided with everyone seated, so one ranking mixes pairs and solo tables; choose tables of "
+            "4 only or of 3 only to keep them apart (some then sit out).",
+            fours,
+        ).format(players=players, fours=fours, threes=threes)
+    if out:
+        return ngettext(
+            "{players} players at tables of {size}: {out} sits out each round; tables of 4 and 3 mixed "
+            "would seat everyone.",
+            "{players} players at tables of {size}: {out} sit out each round; tables of 4 and 3 mixed "
+            "would seat everyone.",
+            out,
+        ).format(players=players, size=layout[0] if layout else min(table_sizes(t, game)), out=out)
+    return ""
+
+
+def round_opening(tournament: Tournament) -> dict[str, Any]:
+    """The round a worker was asked to plan and open: its number, the round's number once it is open
+    (else None), whether the planning goes on and for how many seconds so far, why it failed."""
+    kept = KeptSeating.objects.filter(tournament=tournament).first()
+    latest = tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+    number = kept.opening if kept is not None and kept.opening else latest + 1
+    return {
+        "number": number,
+        "round": number if latest >= number else None,
+        "planning": kept is not None and kept.status == KeptSeating.Status.PLANNING,
+        "seconds": (timezone.now() - kept.updated_at).total_seconds() if kept is not None else 0.0,
+        "message": kept.message if kept is not None and kept.status == KeptSeating.Status.FAILED else "",
+        "players": tournament.registrations.filter(active=True).count(),
+    }
 
 
 def round_latest(tournament: Tournament) -> Round | None:

@@ -10,19 +10,23 @@ the read models are written in the same transaction. A refusal raises :class:`~c
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from clubs.models import Club, Membership, Player
-from common.errors import ConcurrencyConflict, Conflict, Invalid, Refused
+from common.errors import ConcurrencyConflict, Conflict, Invalid, Refused, ServiceError
 from scoring import words
 from scoring.log import store
 from scoring.log.events import Event
@@ -30,9 +34,10 @@ from scoring.models import Match
 from scoring.rules import InvalidOptions, RulesError, game_names, get_game
 from scoring.services import User, actor_name, match_abandon, match_create, match_update
 from tournaments import events, projections, tasks
-from tournaments.models import Registration, Round, SitOut, Table, Tournament
+from tournaments.models import KeptSeating, Registration, Round, SitOut, Table, Tournament
 from tournaments.plan.seating import SeatingError, plan_seating
 from tournaments.plan.standings import SCORING_METHODS, StandingsError, check_precedence, default_precedence
+from tournaments.selectors import table_sizes
 
 log = logging.getLogger(__name__)
 
@@ -180,6 +185,18 @@ def _check_pairs(pairs: Any) -> list[list[int]]:
     return [sorted(p) for p in pairs]
 
 
+def _check_tressette_tables(value: Any) -> str:
+    if value not in Tournament.TressetteTables.values:
+        raise Invalid(
+            "tournament.tressette_tables",
+            gettext("tressette_tables is one of {values}").format(
+                values=", ".join(Tournament.TressetteTables.values)
+            ),
+            field="tressette_tables",
+        )
+    return str(value)
+
+
 def _check_scorers(club: Club, scorers: Sequence[Any]) -> list[Any]:
     for user in scorers:
         role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
@@ -263,6 +280,7 @@ def tournament_create(
     seed: int | None = None,
     rounds_planned: int | None = None,
     forbidden_pairs: Sequence[Sequence[int]] = (),
+    tressette_tables: str = Tournament.TressetteTables.MIXED,
     published: bool = False,
     scorers: Sequence[Any] = (),
     actor: User | None = None,
@@ -286,6 +304,7 @@ def tournament_create(
         raise Invalid("tournament.seed", gettext("seed is a whole number from 0"), field="seed")
     planned = _check_rounds_planned(rounds_planned)
     pairs = _check_pairs(list(forbidden_pairs))
+    tressette = _check_tressette_tables(tressette_tables)
     assigned = _check_scorers(club, scorers)
     director: Any = actor if actor is not None and actor.is_authenticated else None
     with transaction.atomic():
@@ -302,6 +321,7 @@ def tournament_create(
             seed=seed,
             rounds_planned=planned,
             forbidden_pairs=pairs,
+            tressette_tables=tressette,
         )
         if assigned:
             tournament.scorers.add(*assigned)
@@ -317,6 +337,7 @@ def tournament_create(
             seed=seed,
             rounds_planned=planned,
             forbidden_pairs=tuple((a, b) for a, b in pairs),
+            tressette_tables=tressette,
         )
         _append(tournament, created, actor)
         if published:
@@ -371,6 +392,7 @@ def tournament_update(
         "forbidden_pairs",
         "game_options",
         "scorers",
+        "tressette_tables",
     }
     unknown = set(changes) - allowed
     if unknown:
@@ -396,6 +418,8 @@ def tournament_update(
             new["rounds_planned"] = _check_rounds_planned(changes["rounds_planned"])
         if "forbidden_pairs" in changes:
             new["forbidden_pairs"] = _check_pairs(changes["forbidden_pairs"])
+        if "tressette_tables" in changes:
+            new["tressette_tables"] = _check_tressette_tables(changes["tressette_tables"])
         new = {k: v for k, v in new.items() if getattr(t, k) != v}
         scorers = _scorers_change(t, changes["scorers"]) if "scorers" in changes else None
         if scorers is not None:
@@ -420,6 +444,8 @@ def tournament_update(
             _apply_scorers(t, *scorers, actor=actor)
         if ranking or "name" in new:
             projections.standings_refresh(t)
+        if {"forbidden_pairs", "rounds_planned", "tressette_tables"} & set(new):
+            _prepare_later(t)
     log.info("tournament %s changed by %s: %s (%s)", t.pk, actor_name(actor) or "-", new, why)
     return t
 
@@ -445,8 +471,88 @@ def player_register(
         guest = guest and player.club_id != t.club_id
         _append(t, events.PlayerRegistered(player=player.pk, name=player.name, guest=guest), actor)
         registration = Registration.objects.create(tournament=t, player=player, guest=guest)
-        projections.standings_refresh(t)
+        _rank_later(t, registration)
+        _prepare_later(t)
     return registration
+
+
+def players_register(
+    *, tournament: Tournament, players: Sequence[Player], expected_version: int, actor: User | None
+) -> list[Registration]:
+    """Enter several members of the tournament's club at once: all of them or, when one cannot be
+    (another club's, already registered), none, with the reason naming him."""
+    chosen = list(dict.fromkeys(players))
+    if not chosen:
+        raise Invalid("registration.none_ticked", gettext("tick at least one player"), field="player")
+    with transaction.atomic():
+        t = _lock(tournament, expected_version)
+        taken = set(
+            Registration.objects.filter(tournament=t, player__in=chosen).values_list("player_id", flat=True)
+        )
+        for player in chosen:
+            if player.club_id != t.club_id:
+                raise Refused(
+                    "registration.other_club",
+                    gettext("{player} plays for another club: register him as a guest").format(player=player),
+                    field="player",
+                )
+            if player.pk in taken:
+                raise Refused(
+                    "registration.twice",
+                    gettext("{player} is already registered").format(player=player),
+                    field="player",
+                )
+        registered = [events.PlayerRegistered(player=p.pk, name=p.name, guest=False) for p in chosen]
+        appended = store.append(t.stream_id, registered, expected_version=t.version, actor=actor_name(actor))
+        t.version = appended.to_version
+        t.save(update_fields=["version"])
+        rows = Registration.objects.bulk_create([Registration(tournament=t, player=p) for p in chosen])
+        last = Registration.objects.get(tournament=t, player=chosen[-1])
+        _rank_later(t, last)
+        _prepare_later(t)
+    return rows
+
+
+def guest_join(
+    *, tournament: Tournament, name: Any, club_name: Any, expected_version: Any, actor: User | None = None
+) -> Registration:
+    """A guest from another club, registered from the tournament's page: the club found by its name
+    (capitals aside) or created, the player found there by his name (capitals aside) or added to it."""
+    name = _check_person(name, "name", gettext("a guest needs a name"))
+    club_name = _check_person(club_name, "club", gettext("a guest needs the name of his club"))
+    with transaction.atomic():
+        t = _lock(tournament, expected_version)
+        club = Club.objects.filter(name__iexact=club_name).order_by("pk").first()
+        if club is None:
+            club = Club.objects.create(name=club_name)
+        if club.pk == t.club_id:
+            raise Refused(
+                "guest.own_club",
+                gettext("{club} is this tournament's club: register {player} as a member").format(
+                    club=club.name, player=name
+                ),
+                field="club",
+            )
+        player = Player.objects.filter(club=club, name__iexact=name).order_by("pk").first()
+        if player is None:
+            player = Player.objects.create(club=club, name=name)
+        return player_register(
+            tournament=t, player=player, guest=True, expected_version=t.version, actor=actor
+        )
+
+
+def _check_person(value: Any, field: str, missing: str) -> str:
+    """A name typed on a form: present, at most 120 characters, no NUL."""
+    if not isinstance(value, str) or not value.strip():
+        raise Invalid(f"guest.{field}", missing, field=field)
+    said = " ".join(value.split())
+    if len(said) > 120:
+        raise Invalid(
+            f"guest.{field}", gettext("a name has at most {n} characters").format(n=120), field=field
+        )
+    if "\x00" in said:
+        raise Invalid(f"guest.{field}", gettext("a name cannot hold the NUL character"), field=field)
+    return said
 
 
 def player_join(
@@ -493,6 +599,7 @@ def player_withdraw(
         _append(t, events.PlayerWithdrawn(player=player.pk, reason=why), actor)
         registration.active = False
         registration.save(update_fields=["active"])
+        _prepare_later(t)
     return registration
 
 
@@ -518,6 +625,273 @@ def round_seed(tournament: Tournament, number: int) -> int:
     return (tournament.seed * 1_000_003 + number * 7_919) % 2**31
 
 
+# Seats planned ahead at most (players x rounds): beyond it the plan covers fewer rounds and is made again
+# when they are played, so that the planner keeps its budget at 10,000 players.
+PLAN_SEATS = 60_000
+
+
+def _round_game(t: Tournament, game: str | None) -> str:
+    if game is None:
+        if len(t.games) > 1:
+            raise Invalid(
+                "round.game",
+                gettext("name the game of this round (one of {games})").format(games=", ".join(t.games)),
+                field="game",
+            )
+        game = t.games[0]
+    if game not in t.games:
+        raise Invalid(
+            "round.game",
+            gettext("{game!r} is not one of {games}").format(game=game, games=", ".join(t.games)),
+            field="game",
+        )
+    return game
+
+
+def _refuse_if_open(t: Tournament) -> None:
+    current = t.rounds.filter(status=Round.Status.OPEN).first()
+    if current is not None:
+        raise Refused(
+            "round.open",
+            gettext("round {n} is still open: close it first").format(n=current.number),
+            field="round",
+        )
+
+
+def _round_players(t: Tournament, game: str) -> dict[int, Player]:
+    registrations = list(
+        Registration.objects.filter(tournament=t, active=True).select_related("player").order_by("player_id")
+    )
+    players = {r.player_id: r.player for r in registrations}
+    smallest = min(table_sizes(t, game))
+    if len(players) < smallest:
+        raise Refused(
+            "round.too_few",
+            gettext("{count} players registered: a table of {game} needs {smallest}").format(
+                count=len(players), game=words.game(game), smallest=smallest
+            ),
+            field="round",
+        )
+    return players
+
+
+def _seating_key(t: Tournament, game: str, players: Sequence[int]) -> str:
+    """A digest of what a kept plan was made for: the players, the game and its table sizes, the
+    forbidden pairs and the rounds planned. Any change makes the plan stale."""
+    made_for = {
+        "players": sorted(players),
+        "game": game,
+        "sizes": table_sizes(t, game),
+        "forbidden": sorted(sorted(p) for p in t.forbidden_pairs),
+        "rounds_planned": t.rounds_planned,
+    }
+    return hashlib.sha256(json.dumps(made_for, sort_keys=True).encode()).hexdigest()
+
+
+def _kept_round(
+    t: Tournament, key: str, number: int, history: list[list[list[int]]]
+) -> tuple[dict[str, Any], KeptSeating] | None:
+    """Round ``number`` of the kept plan, when the plan is for these players and the rounds played
+    since it began were seated as it says."""
+    kept = KeptSeating.objects.filter(tournament=t, status=KeptSeating.Status.READY, key=key).first()
+    if kept is None or len(history) != number - 1:
+        return None
+    at = number - kept.first_round
+    if not 0 <= at < len(kept.rounds):
+        return None
+    for played, planned in zip(history[kept.first_round - 1 :], kept.rounds[:at], strict=True):
+        if played != [table["players"] for table in planned["tables"]]:
+            return None
+    return kept.rounds[at], kept
+
+
+def _plan_ahead(
+    t: Tournament, game: str, number: int, players: Mapping[int, Player], seed: int
+) -> list[dict[str, Any]]:
+    """Plan round ``number`` and the rounds after it (as many as are planned, within PLAN_SEATS), each
+    round as kept: tables, sit-outs and the repeats that round adds."""
+    history, history_sit_outs, history_dealers = _history(t)
+    ahead = t.rounds_planned - number + 1 if t.rounds_planned and t.rounds_planned >= number else 1
+    ahead = max(1, min(ahead, PLAN_SEATS // max(1, len(players))))
+    try:
+        plan = plan_seating(
+            players=sorted(players),
+            table_sizes=table_sizes(t, game),
+            rounds=ahead,
+            seed=seed,
+            history=history,
+            history_sit_outs=history_sit_outs,
+            history_dealers=history_dealers,
+            forbidden=[(a, b) for a, b in t.forbidden_pairs if a in players and b in players],
+            partnerships=game == "tressette",
+            budget_seconds=settings.SEATING_BUDGET_SECONDS,
+        )
+    except SeatingError as exc:
+        names = {k: players[v].name if v in players else v for k, v in exc.params.items()}
+        said = _said(exc.template, names) if exc.template else str(exc)
+        raise Refused("round.seating", said, field="round") from exc
+    return [
+        {
+            "tables": [
+                {
+                    "players": list(table.players),
+                    "dealer": table.dealer,
+                    "pairs": [list(p) for p in table.pairs] if table.pairs else None,
+                }
+                for table in rnd.tables
+            ],
+            "sit_outs": sorted(rnd.sit_outs),
+            "repeats": repeats,
+        }
+        for rnd, repeats in zip(plan.rounds, plan.round_repeats, strict=True)
+    ]
+
+
+def _keep(t: Tournament, key: str, number: int, seed: int, rounds: list[dict[str, Any]]) -> None:
+    KeptSeating.objects.update_or_create(
+        tournament=t,
+        defaults={
+            "key": key,
+            "first_round": number,
+            "seed": seed,
+            "rounds": rounds,
+            "status": KeptSeating.Status.READY,
+            "message": "",
+            "updated_at": timezone.now(),
+        },
+    )
+
+
+def _seating(
+    t: Tournament, game: str, number: int, players: Mapping[int, Player], seed: int | None
+) -> tuple[dict[str, Any], int, int]:
+    """Round ``number``'s seating, its plan's seed and the round the plan began at: from the kept plan
+    when it still holds (and no seed is asked for), otherwise planned now and kept."""
+    key = _seating_key(t, game, list(players))
+    if seed is None:
+        found = _kept_round(t, key, number, _history(t)[0])
+        if found is not None:
+            seating, kept = found
+            return seating, kept.seed, kept.first_round
+        seed = round_seed(t, number)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise Invalid("round.seed", gettext("seed is a whole number from 0"), field="seed")
+    rounds = _plan_ahead(t, game, number, players, seed)
+    _keep(t, key, number, seed, rounds)
+    return rounds[0], seed, number
+
+
+def seating_ready(*, tournament: Tournament, game: str | None = None) -> bool:
+    """Whether the next round can open from the kept plan, with no planning to wait for."""
+    t = Tournament.objects.get(pk=tournament.pk)
+    try:
+        game = _round_game(t, game)
+    except Invalid:
+        return False
+    players = Registration.objects.filter(tournament=t, active=True).values_list("player_id", flat=True)
+    history = _history(t)[0]
+    return _kept_round(t, _seating_key(t, game, list(players)), len(history) + 1, history) is not None
+
+
+def seating_prepare(*, tournament_id: int, game: str | None = None) -> bool:
+    """Plan the next rounds ahead and keep the plan, unless the kept one still holds (a worker does it
+    when the players change, so that opening the round needs no planning). Whether it planned."""
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None or t.rounds.filter(status=Round.Status.OPEN).exists():
+        return False
+    try:
+        game = _round_game(t, game)
+        players = _round_players(t, game)
+    except ServiceError:
+        return False
+    history = _history(t)[0]
+    number = len(history) + 1
+    key = _seating_key(t, game, list(players))
+    if _kept_round(t, key, number, history) is not None:
+        return False
+    try:
+        _keep(
+            t,
+            key,
+            number,
+            round_seed(t, number),
+            _plan_ahead(t, game, number, players, round_seed(t, number)),
+        )
+    except Refused:
+        return False
+    return True
+
+
+def _rank_later(t: Tournament, registration: Registration) -> None:
+    """Show a new player in the standings. Ranking everyone again costs in proportion to the players, so
+    with a broker a worker does it after the commit (once for a burst of registrations); run in-process
+    there is nobody else to do it, and it is done here."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        projections.standings_refresh(t)
+    else:
+        transaction.on_commit(lambda: tasks.enqueue(tasks.standings_register, t.pk, registration.pk))
+
+
+def _prepare_later(t: Tournament) -> None:
+    """After the commit, ask a worker to plan the next rounds (with a broker only: run in-process, the
+    planning would hold up the request; the round's opening plans instead)."""
+    if not settings.CELERY_TASK_ALWAYS_EAGER and len(t.games) == 1:
+        transaction.on_commit(lambda: tasks.enqueue(tasks.seating_prepare, t.pk))
+
+
+def round_open_queue(
+    *, tournament: Tournament, expected_version: int, actor: User | None, game: str | None = None
+) -> bool:
+    """Ask a worker to plan the next round and open it (the page then waits, saying so); whether the
+    request reached the broker. Nothing is queued when the round can open at once."""
+    t = Tournament.objects.get(pk=tournament.pk)
+    number = (t.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    KeptSeating.objects.update_or_create(
+        tournament=t,
+        defaults={
+            "status": KeptSeating.Status.PLANNING,
+            "opening": number,
+            "message": "",
+            "updated_at": timezone.now(),
+        },
+    )
+    actor_id = actor.pk if actor is not None and actor.is_authenticated else None
+    return tasks.enqueue(tasks.round_open_planned, t.pk, expected_version, game, actor_id)
+
+
+def round_open_failed(*, tournament_id: int, message: str) -> None:
+    """Record why a round queued to open did not (the waiting page shows it)."""
+    KeptSeating.objects.filter(tournament_id=tournament_id).update(
+        status=KeptSeating.Status.FAILED, message=message[:500], updated_at=timezone.now()
+    )
+
+
+# The class of the session advisory locks that let one opening of a tournament's round run at a time
+# (PostgreSQL's two-key form: this class, the tournament's id; the log's ordering lock is a one-key lock,
+# whose high half is 0, so the two never meet).
+OPENING_LOCK_CLASS = 0x5E68
+_openings = threading.Lock()  # SQLite: one process serves, and one opening runs at a time in it
+
+
+@contextmanager
+def _opening(tournament_id: int) -> Iterator[None]:
+    """Hold the tournament's opening lock from before its matches are created until its round is
+    recorded: the matches are created outside the round's transaction, so a second director's opening
+    must wait for the first and then find the round opened (a conflict), not create matches of its own.
+    A session lock, released at the end or when the connection closes (a killed worker holds nothing)."""
+    if connection.vendor != "postgresql":
+        with _openings:
+            yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [OPENING_LOCK_CLASS, tournament_id])
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [OPENING_LOCK_CLASS, tournament_id])
+
+
 def round_open(
     *,
     tournament: Tournament,
@@ -528,112 +902,113 @@ def round_open(
 ) -> Round:
     """Seat the next round and create its tables' matches (the scorers only open them).
 
-    The planner seats the registered players still playing so that they meet as many new opponents as it
-    can over the rounds left (``rounds_planned``), with the earlier rounds as history.
+    The seating comes from the plan kept for the tournament when it still holds (same players, the
+    rounds since it began seated as it says); otherwise the planner seats the registered players still
+    playing so that they meet as many new opponents as it can over the rounds left (``rounds_planned``),
+    with the earlier rounds as history, and the plan is kept for the next rounds.
+
+    The matches are created before the round's own transaction, each in a short one of its own (an
+    append holds the log's ordering lock until its commit, and every club's moves wait for it), private
+    until the round's transaction publishes them with the tournament. Should that transaction fail (the
+    tournament changed meanwhile), they stay private matches of no table.
     """
-    with transaction.atomic():
-        t = _lock(tournament, expected_version)
-        if t.rounds.filter(status=Round.Status.OPEN).exists():
-            current = t.rounds.get(status=Round.Status.OPEN)
-            raise Refused(
-                "round.open",
-                gettext("round {n} is still open: close it first").format(n=current.number),
-                field="round",
-            )
-        if game is None:
-            if len(t.games) > 1:
-                raise Invalid(
-                    "round.game",
-                    gettext("name the game of this round (one of {games})").format(games=", ".join(t.games)),
-                    field="game",
-                )
-            game = t.games[0]
-        if game not in t.games:
-            raise Invalid(
-                "round.game",
-                gettext("{game!r} is not one of {games}").format(game=game, games=", ".join(t.games)),
-                field="game",
-            )
-        number = (t.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-        if seed is None:
-            seed = round_seed(t, number)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise Invalid("round.seed", gettext("seed is a whole number from 0"), field="seed")
-        registrations = list(
-            Registration.objects.filter(tournament=t, active=True)
-            .select_related("player")
-            .order_by("player_id")
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise Invalid(
+            "version.malformed", gettext("expected_version must be a whole number"), field="expected_version"
         )
-        players = {r.player_id: r.player for r in registrations}
-        rules = get_game(game)
-        smallest = min(rules.seat_counts)
-        if len(players) < smallest:
-            raise Refused(
-                "round.too_few",
-                gettext("{count} players registered: a table of {game} needs {smallest}").format(
-                    count=len(players), game=words.game(game), smallest=smallest
-                ),
-                field="round",
-            )
-        history, history_sit_outs, history_dealers = _history(t)
-        ahead = t.rounds_planned - number + 1 if t.rounds_planned and t.rounds_planned >= number else 1
-        try:
-            plan = plan_seating(
-                players=sorted(players),
-                table_sizes=tuple(sorted(rules.seat_counts, reverse=True)),
-                rounds=ahead,
-                seed=seed,
-                history=history,
-                history_sit_outs=history_sit_outs,
-                history_dealers=history_dealers,
-                forbidden=[(a, b) for a, b in t.forbidden_pairs if a in players and b in players],
-                partnerships=game == "tressette",
-                budget_seconds=settings.SEATING_BUDGET_SECONDS,
-            )
-        except SeatingError as exc:
-            names = {k: players[v].name if v in players else v for k, v in exc.params.items()}
-            said = _said(exc.template, names) if exc.template else str(exc)
-            raise Refused("round.seating", said, field="round") from exc
-        seated = plan.rounds[0]
-        rnd = Round.objects.create(tournament=t, number=number, game=game, seed=seed, repeats=plan.repeats)
+    with _opening(tournament.pk):
+        t = Tournament.objects.get(pk=tournament.pk)
+        if t.version != expected_version:
+            raise ConcurrencyConflict(t.stream_id, expected_version, t.version)
+        _refuse_if_open(t)
+        game = _round_game(t, game)
+        number = (t.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        players = _round_players(t, game)
+        seated, seed, planned_from = _seating(t, game, number, players, seed)
         options = t.game_options.get(game, {})
         scorers = list(t.scorers.all())
-        tables: list[dict[str, Any]] = []
-        for i, table in enumerate(seated.tables, start=1):
-            match = match_create(
-                club=t.club,
-                game=game,
-                seats=[players[p] for p in table.players],
-                dealer=table.dealer,
-                options=options,
-                # In the director's language at the time: a title is the match's name, kept as written.
-                title=gettext("{tournament} · round {n} · table {table}").format(
-                    tournament=t.name, n=number, table=i
-                ),
-                published=t.published,
-                scorers=scorers,
-                guests=True,  # registered guests of other clubs sit at the tables too
-                actor=actor,
+        matches: list[Match] = []
+        # One match per transaction (match_create's own): an append holds the log's ordering lock until its
+        # transaction commits, and every club's moves wait for that lock, so never a round's hundreds at once.
+        for i, table in enumerate(seated["tables"], start=1):
+            matches.append(
+                match_create(
+                    club=t.club,
+                    game=game,
+                    seats=[players[p] for p in table["players"]],
+                    dealer=table["dealer"],
+                    options=options,
+                    # In the director's language at the time: a title is the match's name, kept as written.
+                    title=gettext("{tournament} · round {n} · table {table}").format(
+                        tournament=t.name, n=number, table=i
+                    ),
+                    published=False,
+                    scorers=scorers,
+                    guests=True,  # registered guests of other clubs sit at the tables too
+                    actor=actor,
+                )
             )
-            pairs = [list(p) for p in table.pairs] if table.pairs else None
-            Table.objects.create(
-                round=rnd,
-                number=i,
-                match=match,
-                players=list(table.players),
-                dealer=table.dealer,
-                pairs=pairs,
+        try:
+            return _round_record(
+                t, expected_version, actor, game, number, seed, planned_from, seated, matches
+            )
+        except (ConcurrencyConflict, ServiceError):
+            log.warning(
+                "round %s of tournament %s not opened: matches %s stay private and unused",
+                number,
+                t.pk,
+                [m.pk for m in matches],
+            )
+            raise
+
+
+def _round_record(
+    tournament: Tournament,
+    expected_version: int,
+    actor: User | None,
+    game: str,
+    number: int,
+    seed: int,
+    planned_from: int,
+    seated: dict[str, Any],
+    matches: list[Match],
+) -> Round:
+    """The round's rows and its event, in one transaction (its matches already exist)."""
+    with transaction.atomic():
+        t = _lock(tournament, expected_version)
+        _refuse_if_open(t)
+        players = {
+            r.player_id: r.player for r in Registration.objects.filter(tournament=t).select_related("player")
+        }
+        rnd = Round.objects.create(
+            tournament=t, number=number, game=game, seed=seed, repeats=seated.get("repeats", 0)
+        )
+        if t.published:
+            Match.objects.filter(pk__in=[m.pk for m in matches]).update(published=True)
+        tables: list[dict[str, Any]] = []
+        rows = []
+        for i, (table, match) in enumerate(zip(seated["tables"], matches, strict=True), start=1):
+            rows.append(
+                Table(
+                    round=rnd,
+                    number=i,
+                    match=match,
+                    players=list(table["players"]),
+                    dealer=table["dealer"],
+                    pairs=table["pairs"],
+                )
             )
             tables.append(
                 {
                     "table": i,
                     "match": match.pk,
-                    "players": list(table.players),
-                    "dealer": table.dealer,
-                    "pairs": pairs,
+                    "players": list(table["players"]),
+                    "dealer": table["dealer"],
+                    "pairs": table["pairs"],
                 }
             )
-        sit_outs = sorted(seated.sit_outs)
+        Table.objects.bulk_create(rows)
+        sit_outs = sorted(seated["sit_outs"])
         SitOut.objects.bulk_create(
             [SitOut(round=rnd, player=players[p], score=t.sit_out_score) for p in sit_outs]
         )
@@ -644,10 +1019,16 @@ def round_open(
             tables=tuple(tables),
             sit_outs=tuple(sit_outs),
             sit_out_score=t.sit_out_score,
-            repeats=plan.repeats,
+            repeats=seated.get("repeats", 0),
+            planned_from=planned_from,
         )
         appended = _append(t, opened, actor)
-        projections.standings_sit_outs(t, rnd, appended)
+        # Nothing after the append: it holds the log's ordering lock until the commit.
+    if sit_outs:
+        # Ranking every player again costs in proportion to them: in a transaction of its own, after
+        # the round's, so that it never holds the ordering lock that every club's moves wait for.
+        with transaction.atomic():
+            projections.standings_sit_outs(t, rnd, appended)
     return rnd
 
 
@@ -746,6 +1127,7 @@ def round_close(
         rnd.closed_at = timezone.now()
         rnd.closed_position = appended.positions[-1]
         rnd.save(update_fields=["status", "closed_at", "closed_position"])
+        _prepare_later(t)
     return rnd
 
 

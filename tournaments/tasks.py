@@ -16,6 +16,7 @@ from typing import Any
 
 from celery import Task, shared_task
 from django.conf import settings
+from django.utils.translation import gettext
 
 from tournaments import projections
 from tournaments.selectors import club_roster
@@ -60,6 +61,51 @@ def catch_up() -> list[int]:
     if stale:
         log.info("caught up with %d matches: %s", len(stale), stale)
     return stale
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def standings_register(tournament_id: int, registration_id: int) -> bool:
+    """Rank a tournament's players again after a registration, unless a later registration's task will
+    (so a burst of registrations ranks once); whether it ranked."""
+    return projections.standings_registered(tournament_id=tournament_id, registration_id=registration_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def seating_prepare(tournament_id: int) -> bool:
+    """Plan the tournament's next rounds ahead (its players changed), so that opening one is at once."""
+    from tournaments import services  # services queue this task: imported here, not at module level
+
+    return services.seating_prepare(tournament_id=tournament_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def round_open_planned(
+    tournament_id: int, expected_version: int, game: str | None, actor_id: int | None
+) -> int | None:
+    """Plan and open a tournament's next round for a director whose page waits for it; the round's
+    number, or None when it could not open (the reason kept for the page)."""
+    from django.contrib.auth import get_user_model
+
+    from common.errors import ConcurrencyConflict, ServiceError
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return None
+    actor = get_user_model().objects.filter(pk=actor_id).first() if actor_id is not None else None
+    try:
+        rnd = services.round_open(
+            tournament=tournament, expected_version=expected_version, game=game, actor=actor
+        )
+    except ServiceError as exc:
+        services.round_open_failed(tournament_id=tournament_id, message=exc.message)
+        return None
+    except ConcurrencyConflict:
+        said = gettext("The tournament changed while its seating was planned: open the round again.")
+        services.round_open_failed(tournament_id=tournament_id, message=said)
+        return None
+    return rnd.number
 
 
 def enqueue(task: Task[Any, Any], *args: Any) -> bool:

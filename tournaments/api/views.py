@@ -101,6 +101,7 @@ class TournamentSerializer(serializers.Serializer[Any]):
     seed = serializers.IntegerField()
     rounds_planned = serializers.IntegerField(allow_null=True)
     forbidden_pairs = serializers.JSONField()
+    tressette_tables = serializers.CharField()
     published = serializers.BooleanField()
     scorers = serializers.ListField(child=serializers.CharField())
     version = serializers.IntegerField()
@@ -124,9 +125,13 @@ class TableSerializer(serializers.Serializer[Any]):
 class RoundSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     game = serializers.CharField()
-    seed = serializers.IntegerField(help_text="the seating's seed: the same seed gives the same seating")
+    seed = serializers.IntegerField(
+        help_text="the seed of the plan the seating comes from: the same seed and history give the same plan"
+    )
     status = serializers.CharField()
-    repeats = serializers.IntegerField(help_text="repeated meetings the seating could not avoid")
+    repeats = serializers.IntegerField(
+        help_text="repeated meetings this round adds (pairs that met before), which could not be avoided"
+    )
     opened_at = serializers.DateTimeField()
     closed_at = serializers.DateTimeField(allow_null=True)
     tables = TableSerializer(many=True)
@@ -241,6 +246,11 @@ class TournamentListCreateApi(TournamentApi):
             default=list,
             help_text="pairs of player ids never seated at one table (family)",
         )
+        tressette_tables = serializers.ChoiceField(
+            choices=Tournament.TressetteTables.values,
+            default=Tournament.TressetteTables.MIXED,
+            help_text="Tressette's tables: 4 in pairs or 3 alone as the count needs (mixed), pairs or solo",
+        )
         published = serializers.BooleanField(default=False)
         scorers = serializers.ListField(child=_user_field(), default=list)
 
@@ -307,6 +317,7 @@ class TournamentDetailUpdateApi(TournamentApi):
             child=serializers.ListField(child=id_field(), min_length=2, max_length=2),
             required=False,
         )
+        tressette_tables = serializers.ChoiceField(choices=Tournament.TressetteTables.values, required=False)
         scorers = serializers.ListField(
             child=_user_field(),
             required=False,

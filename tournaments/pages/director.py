@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -29,7 +30,9 @@ from tournaments.models import Round, Tournament
 from tournaments.pages import display
 from tournaments.pages.forms import (
     AbandonForm,
+    GuestForm,
     JoinForm,
+    MembersForm,
     OpenRoundForm,
     PublishForm,
     RegisterForm,
@@ -86,6 +89,7 @@ def tournament_new(request: HttpRequest, club_id: int) -> HttpResponse:
                     tiebreaks=data["tiebreaks"] or None,
                     sit_out_score=data["sit_out_score"],
                     rounds_planned=data["rounds_planned"],
+                    tressette_tables=data["tressette_tables"],
                     published=data["published"],
                     scorers=list(data["scorers"]),
                     actor=request.user,
@@ -117,8 +121,9 @@ def _tournament_page(
     *,
     status: int = 200,
     error: str | None = None,
-    register: RegisterForm | None = None,
+    register: MembersForm | None = None,
     guest: RegisterForm | None = None,
+    guest_new: GuestForm | None = None,
     join: JoinForm | None = None,
     withdraw: tuple[int, WithdrawForm] | None = None,
     open_form: OpenRoundForm | None = None,
@@ -131,6 +136,11 @@ def _tournament_page(
         "registrations": selectors.registration_rows(tournament),
         "rounds": selectors.round_summaries(tournament),
         "open_round": selectors.round_open_now(tournament),
+        "table_warning": selectors.table_warning(
+            tournament, "tressette", tournament.registrations.filter(active=True).count()
+        )
+        if "tressette" in tournament.games
+        else "",
         "scorers": list(tournament.scorers.order_by("username")),
         "error": error,
     }
@@ -138,7 +148,9 @@ def _tournament_page(
         candidates = selectors.registration_candidates(tournament)
         guests = [(club, [(p.pk, p.name) for p in players]) for club, players in candidates["guests"]]
         context.update(
-            register_form=register or RegisterForm(choices=[(p.pk, p.name) for p in candidates["members"]]),
+            register_form=register or MembersForm(choices=[(p.pk, p.name) for p in candidates["members"]]),
+            guest_new_form=guest_new or GuestForm(prefix="newguest"),
+            club_names=list(Club.objects.exclude(pk=tournament.club_id).values_list("name", flat=True)),
             guest_form=guest or RegisterForm(choices=guests, prefix="guest"),
             join_form=join or JoinForm(prefix="join"),
             has_guests=bool(guests),
@@ -156,17 +168,12 @@ def player_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if denied is not None:
         return denied
     guest = "guest-player" in request.POST
-    form = RegisterForm(request.POST, prefix="guest" if guest else None)
+    if not guest:
+        return _members_register(request, tournament)
+    form = RegisterForm(request.POST, prefix="guest")
 
     def again(status: int, error: str | None = None) -> HttpResponse:
-        return _tournament_page(
-            request,
-            tournament,
-            status=status,
-            error=error,
-            register=None if guest else form,
-            guest=form if guest else None,
-        )
+        return _tournament_page(request, tournament, status=status, error=error, guest=form)
 
     if not form.is_valid():
         return again(400)
@@ -188,6 +195,71 @@ def player_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
         messages.success(request, gettext("%(player)s registered as a guest.") % {"player": player.name})
     else:
         messages.success(request, gettext("%(player)s registered.") % {"player": player.name})
+    return redirect("tournament", tournament_id=tournament.pk)
+
+
+def _members_register(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The members ticked on the tournament's page, registered in one go."""
+    candidates = selectors.registration_candidates(tournament)
+    form = MembersForm(request.POST, choices=[(p.pk, p.name) for p in candidates["members"]])
+    if not form.is_valid():
+        return _tournament_page(request, tournament, status=400, register=form)
+    players: list[Player] = list(form.cleaned_data["player"])
+    try:
+        services.players_register(
+            tournament=tournament,
+            players=players,
+            expected_version=form.cleaned_data["expected_version"],
+            actor=request.user,
+        )
+    except ConcurrencyConflict as exc:
+        return _tournament_page(request, tournament, status=409, error=display.stale(exc), register=form)
+    except ServiceError as exc:
+        named = next((p.name for p in players if p.name in exc.message), players[0].name)
+        _field_error(form, exc, display.refusal(exc, player=named))
+        return _tournament_page(request, tournament, status=exc.status_code, register=form)
+    if len(players) == 1:
+        messages.success(request, gettext("%(player)s registered.") % {"player": players[0].name})
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s player registered: %(players)s.",
+                "%(count)s players registered: %(players)s.",
+                len(players),
+            )
+            % {"count": len(players), "players": ", ".join(p.name for p in players)},
+        )
+    return redirect("tournament", tournament_id=tournament.pk)
+
+
+@require_POST
+def guest_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A guest from another club, typed in: his club found or created, then registered as a guest."""
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    form = GuestForm(request.POST, prefix="newguest")
+    if not form.is_valid():
+        return _tournament_page(request, tournament, status=400, guest_new=form)
+    try:
+        registration = services.guest_join(
+            tournament=tournament,
+            name=form.cleaned_data["name"],
+            club_name=form.cleaned_data["club"],
+            expected_version=form.cleaned_data["expected_version"],
+            actor=request.user,
+        )
+    except ConcurrencyConflict as exc:
+        return _tournament_page(request, tournament, status=409, error=display.stale(exc), guest_new=form)
+    except ServiceError as exc:
+        _field_error(form, exc, display.refusal(exc, player=form.cleaned_data["name"]))
+        return _tournament_page(request, tournament, status=exc.status_code, guest_new=form)
+    messages.success(
+        request,
+        gettext("%(player)s of %(club)s registered as a guest.")
+        % {"player": registration.player.name, "club": registration.player.club.name},
+    )
     return redirect("tournament", tournament_id=tournament.pk)
 
 
@@ -373,6 +445,7 @@ def _change_view(change: dict[str, Any]) -> dict[str, Any]:
         "forbidden_pairs": gettext("players kept apart"),
         "game_options": gettext("game options"),
         "scorers": gettext("scorers of the evening"),
+        "tressette_tables": gettext("Tressette tables"),
     }
     shown = []
     for key, value in change["changes"].items():
@@ -384,6 +457,8 @@ def _change_view(change: dict[str, Any]) -> dict[str, Any]:
             value = ", ".join(value) or "–"
         elif key in ("forbidden_pairs", "game_options"):
             value = ""
+        elif key == "tressette_tables" and value in Tournament.TressetteTables.values:
+            value = Tournament.TressetteTables(value).label
         elif value is None:
             value = "–"
         shown.append({"setting": labels.get(key, key), "value": value})
@@ -399,6 +474,16 @@ def round_open(request: HttpRequest, tournament_id: int) -> HttpResponse:
     form = OpenRoundForm(request.POST, games=tournament.games)
     if not form.is_valid():
         return _tournament_page(request, tournament, status=400, open_form=form)
+    game = form.cleaned_data["game"] or None
+    if not settings.CELERY_TASK_ALWAYS_EAGER and not services.seating_ready(tournament=tournament, game=game):
+        # No plan kept for these players: a worker plans and opens the round while a page says so.
+        services.round_open_queue(
+            tournament=tournament,
+            expected_version=form.cleaned_data["expected_version"],
+            game=game,
+            actor=request.user,
+        )
+        return redirect("round-opening", tournament_id=tournament.pk)
     try:
         rnd = services.round_open(
             tournament=tournament,
@@ -432,6 +517,35 @@ def round_open(request: HttpRequest, tournament_id: int) -> HttpResponse:
         % {"number": rnd.number, "count": tables},
     )
     return redirect("round", tournament_id=tournament.pk, number=rnd.number)
+
+
+OPENING_SECONDS = 2  # how often the page waiting for a round's seating looks again
+# A planning not done by then is taken as lost (a worker stopped): the budget, and time to queue.
+OPENING_PATIENCE_SECONDS = 60
+
+
+def round_opening(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The page a director waits on while a worker plans the next round: it looks again every few
+    seconds and goes to the round once it is open, or says why it did not open."""
+    tournament, denied = _directed(request, tournament_id)
+    if denied is not None:
+        return denied
+    waiting = selectors.round_opening(tournament)
+    if waiting["round"] is not None:
+        return redirect("round", tournament_id=tournament.pk, number=waiting["round"])
+    late = waiting["seconds"] > max(OPENING_PATIENCE_SECONDS, 3 * settings.SEATING_BUDGET_SECONDS)
+    return render(
+        request,
+        "tournaments/round_opening.html",
+        {
+            "tournament": tournament,
+            "number": waiting["number"],
+            "players": waiting["players"],
+            "waiting": waiting["planning"] and not late,
+            "message": waiting["message"],
+            "refresh_seconds": OPENING_SECONDS,
+        },
+    )
 
 
 def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:

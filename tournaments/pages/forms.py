@@ -104,6 +104,21 @@ class RankingFields(forms.Form):
         required=False,
         help_text=_("The seating spreads the meetings over this many rounds."),
     )
+    tressette_tables = forms.ChoiceField(
+        label=_("Tressette tables"),
+        required=False,
+        choices=Tournament.TressetteTables.choices,
+        initial=Tournament.TressetteTables.MIXED,
+        help_text=_(
+            "Only for Tressette: tables of 4 play in pairs, tables of 3 each for himself. A mix seats "
+            "everyone but ranks pairs and solo tables together."
+        ),
+    )
+
+    def clean_tressette_tables(self) -> str:
+        """Not posted (a form of before the setting): as it was, or the default."""
+        chosen = self.cleaned_data.get("tressette_tables")
+        return str(chosen or self.initial.get("tressette_tables") or Tournament.TressetteTables.MIXED)
 
     def tiebreak_slots(self) -> list[dict[str, Any]]:
         """One select per place in the order, each with the criterion chosen there (if any)."""
@@ -137,7 +152,16 @@ class TournamentForm(RankingFields):
     )
     published = forms.BooleanField(label=_("Standings public from the start"), required=False)
 
-    field_order = ["name", "kind", "games", "scoring", "tiebreaks", "sit_out_score", "rounds_planned"]
+    field_order = [
+        "name",
+        "kind",
+        "games",
+        "scoring",
+        "tiebreaks",
+        "sit_out_score",
+        "rounds_planned",
+        "tressette_tables",
+    ]
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -211,7 +235,16 @@ class SettingsForm(RankingFields):
         ),
     )
 
-    field_order = ["name", "scoring", "tiebreaks", "sit_out_score", "rounds_planned", "scorers", "reason"]
+    field_order = [
+        "name",
+        "scoring",
+        "tiebreaks",
+        "sit_out_score",
+        "rounds_planned",
+        "tressette_tables",
+        "scorers",
+        "reason",
+    ]
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -227,12 +260,15 @@ class SettingsForm(RankingFields):
             "tiebreaks": [k for k in tournament.tiebreaks if k != "lot"],
             "sit_out_score": tournament.sit_out_score,
             "rounds_planned": tournament.rounds_planned,
+            "tressette_tables": tournament.tressette_tables,
         }
 
     def changes(self) -> dict[str, Any]:
         """Only what the director changed: a field left as it was is not a change to justify."""
         skip = {"expected_version", "reason"}
         changed = {name: self.cleaned_data[name] for name in self.changed_data if name not in skip}
+        if changed.get("tressette_tables") == self.initial.get("tressette_tables"):
+            del changed["tressette_tables"]
         if "scorers" in changed:
             changed["scorers"] = list(changed["scorers"])
         return changed
@@ -255,6 +291,27 @@ class RegisterForm(VersionedForm):
         # Any player may be posted (the service says why one cannot play); the list offers those who may
         # (``choices``: (id, name) pairs, or (club, pairs) groups).
         self.fields["player"].widget.choices = [("", "—"), *choices]
+
+
+class MembersForm(VersionedForm):
+    """Register several members of the club at once: each ticked."""
+
+    player = forms.ModelMultipleChoiceField(
+        label=_("Members of the club"), queryset=Player.objects.all(), widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: Any, choices: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Any player may be posted (the service says why one cannot play); the list offers the members
+        # not registered yet (``choices``: (id, name) pairs).
+        self.fields["player"].widget.choices = list(choices)
+
+
+class GuestForm(VersionedForm):
+    """A guest from another club, by his name and his club's (the club is created if it is new)."""
+
+    name = forms.CharField(label=_("Guest's name"), max_length=120)
+    club = forms.CharField(label=_("His club"), max_length=120)
 
 
 class JoinForm(VersionedForm):

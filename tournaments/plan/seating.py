@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -49,6 +49,7 @@ THIRD = 1  # each meeting beyond the second, on top of the repeat it is
 STALL = 200  # steps without a better plan before a shake
 PATIENCE = 20_000  # steps without a better plan before the search gives up (the bound may be out of reach)
 TENURE = (10, 30)  # how many steps a swap may not be undone (drawn in this range)
+FINISH_SECONDS_PER_SEAT = 4e-5  # time kept back from the search for the seats and first dealers
 
 
 class SeatingError(ValueError):
@@ -84,6 +85,9 @@ class SeatingPlan:
     steps: int  # search steps taken
     seconds: float
     optimal: bool  # the lower bound was reached
+    # The repeats each round adds, in order (a meeting of a pair that met before, history included):
+    # what a round shown to the players can say of itself. They add up to ``repeats``.
+    round_repeats: tuple[int, ...] = ()
 
 
 # ---- the layout --------------------------------------------------------------------------------------
@@ -226,6 +230,39 @@ def kirkman_rounds(q: int) -> list[list[list[int]]] | None:
 
 
 # ---- the search --------------------------------------------------------------------------------------
+class _Deadline(Exception):
+    """The time budget ran out inside a loop: the caller keeps the best plan it has."""
+
+
+class _Clock:
+    """The budget as a hard deadline, read by the loops that could outlast it (checked every few
+    iterations: reading the clock is cheap, but not free)."""
+
+    def __init__(self, started: float, budget: float) -> None:
+        self.started = started
+        self.ends = started + budget
+        self.ticks = 0
+
+    def over(self) -> bool:
+        return time.perf_counter() > self.ends
+
+    def tick(self, every: int = 256) -> None:
+        """Raise :class:`_Deadline` once the budget is spent (the clock read every ``every`` calls)."""
+        self.ticks += 1
+        if self.ticks % every == 0 and time.perf_counter() > self.ends:
+            raise _Deadline
+
+
+def _meetings(n: int, tables: Iterable[Sequence[int]]) -> list[dict[int, int]]:
+    """Who met whom how often, one sparse row per player (a dense n x n matrix does not fit 10,000)."""
+    meet: list[dict[int, int]] = [{} for _ in range(n)]
+    for t in tables:
+        for a, b in combinations(t, 2):
+            meet[a][b] = meet[a].get(b, 0) + 1
+            meet[b][a] = meet[b].get(a, 0) + 1
+    return meet
+
+
 class _Search:
     """Rounds as lists of tables of player indices, the meeting counts, and the cost kept up to date."""
 
@@ -240,20 +277,17 @@ class _Search:
         self.n = n
         self.rounds = rounds
         self.fixed = fixed
-        self.meet = [[0] * n for _ in range(n)]
-        for h in history:
-            for a, b in combinations(h, 2):
-                self.meet[a][b] += 1
-                self.meet[b][a] += 1
+        self.meet = _meetings(n, history)
         self.base_repeats = self.repeats()  # the history's own repeats, not the plan's doing
-        self.pen = [[0] * n for _ in range(n)]
+        self.pen: list[set[int]] = [set() for _ in range(n)]
         for a, b in forbidden:
-            self.pen[a][b] = self.pen[b][a] = FORBIDDEN
+            self.pen[a].add(b)
+            self.pen[b].add(a)
         for tables in rounds:
             for t in tables:
                 for a, b in combinations(t, 2):
-                    self.meet[a][b] += 1
-                    self.meet[b][a] += 1
+                    self.meet[a][b] = self.meet[a].get(b, 0) + 1
+                    self.meet[b][a] = self.meet[b].get(a, 0) + 1
         self.where = [[0] * n for _ in rounds]
         for r, tables in enumerate(rounds):
             for i, t in enumerate(tables):
@@ -268,40 +302,44 @@ class _Search:
     def _cost(self) -> int:
         total = 0
         for a in range(self.n):
-            row, pen = self.meet[a], self.pen[a]
-            for b in range(a + 1, self.n):
-                m = row[b]
-                if m:
-                    total += self._f(m) + pen[b] * m
+            pen = self.pen[a]
+            for b, m in self.meet[a].items():
+                if b > a and m:
+                    total += self._f(m) + FORBIDDEN * (b in pen) * m
         return total
 
     def done(self, target_repeats: int) -> bool:
         return self.repeats() <= target_repeats and not self.forbidden_left()
 
     def repeats(self) -> int:
-        return sum(max(0, self.meet[a][b] - 1) for a in range(self.n) for b in range(a + 1, self.n))
+        return sum(m - 1 for a, row in enumerate(self.meet) for b, m in row.items() if b > a and m > 1)
 
     def forbidden_left(self) -> list[tuple[int, int]]:
         return [
-            (a, b) for tables in self.rounds for t in tables for a, b in combinations(t, 2) if self.pen[a][b]
+            (a, b)
+            for tables in self.rounds
+            for t in tables
+            for a, b in combinations(t, 2)
+            if b in self.pen[a]
         ]
 
-    def _gain(self, m: int) -> int:
+    @staticmethod
+    def _gain(m: int) -> int:
         """Cost added by one more meeting of a pair that has met m times."""
         return REPEAT * (m >= 1) + THIRD * (m >= 2)
 
     def delta(self, r: int, x: int, y: int) -> int:
         """The cost change of swapping x and y (at different tables of round r)."""
-        meet, pen, gain = self.meet, self.pen, self._gain
+        gain = self._gain
         a, b = self.rounds[r][self.where[r][x]], self.rounds[r][self.where[r][y]]
         d = 0
-        mx, my = meet[x], meet[y]
+        mx, my, px, py = self.meet[x], self.meet[y], self.pen[x], self.pen[y]
         for z in a:
             if z != x:
-                d += gain(my[z]) + pen[y][z] - gain(mx[z] - 1) - pen[x][z]
+                d += gain(my.get(z, 0)) - gain(mx.get(z, 0) - 1) + FORBIDDEN * ((z in py) - (z in px))
         for z in b:
             if z != y:
-                d += gain(mx[z]) + pen[x][z] - gain(my[z] - 1) - pen[y][z]
+                d += gain(mx.get(z, 0)) - gain(my.get(z, 0) - 1) + FORBIDDEN * ((z in px) - (z in py))
         return d
 
     def swap(self, r: int, x: int, y: int) -> None:
@@ -311,16 +349,12 @@ class _Search:
         meet = self.meet
         for z in a:
             if z != x:
-                meet[x][z] -= 1
-                meet[z][x] -= 1
-                meet[y][z] += 1
-                meet[z][y] += 1
+                _bump(meet, x, z, -1)
+                _bump(meet, y, z, 1)
         for z in b:
             if z != y:
-                meet[y][z] -= 1
-                meet[z][y] -= 1
-                meet[x][z] += 1
-                meet[z][x] += 1
+                _bump(meet, y, z, -1)
+                _bump(meet, x, z, 1)
         a[a.index(x)] = y
         b[b.index(y)] = x
         self.where[r][x], self.where[r][y] = ib, ia
@@ -334,9 +368,40 @@ class _Search:
                 if x in self.fixed:
                     continue
                 row, pen = self.meet[x], self.pen[x]
-                if any(z != x and (row[z] > 1 or pen[z]) for z in t):
+                if any(z != x and (row.get(z, 0) > 1 or z in pen) for z in t):
                     out.append(x)
         return out
+
+
+def _round_repeats(n: int, history: list[list[int]], rounds: list[list[list[int]]]) -> list[int]:
+    """The repeated meetings each round adds, in round order: a meeting of a pair that had met before
+    (in the history or an earlier round of the plan). They add up to the plan's repeats."""
+    met = _meetings(n, history)
+    out = []
+    for tables in rounds:
+        count = 0
+        for t in tables:
+            for a, b in combinations(t, 2):
+                count += b in met[a]
+        for t in tables:
+            for a, b in combinations(t, 2):
+                met[a][b] = met[a].get(b, 0) + 1
+                met[b][a] = met[b].get(a, 0) + 1
+        out.append(count)
+    return out
+
+
+def _bump(meet: list[dict[int, int]], a: int, b: int, by: int) -> None:
+    m = meet[a].get(b, 0) + by
+    if m:
+        meet[a][b] = meet[b][a] = m
+    else:
+        del meet[a][b], meet[b][a]
+
+
+# Open tables a player is weighed against in the greedy start: all of them up to this many, otherwise
+# this many drawn, so that the start costs players x GREEDY_TABLES, not players x tables.
+GREEDY_TABLES = 12
 
 
 def _greedy(
@@ -347,37 +412,58 @@ def _greedy(
     history: list[list[int]],
     fixed: dict[int, int],
     forbidden: set[tuple[int, int]],
+    clock: _Clock,
 ) -> list[list[list[int]]]:
-    """Each round in turn, each player (in a seeded order) at the open table where he has met the fewest."""
-    meet = [[0] * n for _ in range(n)]
-    for h in history:
-        for a, b in combinations(h, 2):
-            meet[a][b] += 1
-            meet[b][a] += 1
+    """Each round in turn, each player (in a seeded order) at the open table where he has met the fewest
+    (of a few open tables drawn, when there are many)."""
+    meet = _meetings(n, history)
+    pen: list[set[int]] = [set() for _ in range(n)]
+    for a, b in forbidden:
+        pen[a].add(b)
+        pen[b].add(a)
     rounds = []
     for layout, players in zip(layouts, seated, strict=True):
         tables: list[list[int]] = [[] for _ in layout]
-        free = [p for p in players if p not in fixed]
-        rng.shuffle(free)
-        for p in [p for p in players if p in fixed] + free:
+        for p in players:
             if p in fixed:
                 tables[fixed[p]].append(p)
+        open_ = [i for i, t in enumerate(tables) if len(t) < layout[i]]
+        free = [p for p in players if p not in fixed]
+        rng.shuffle(free)
+        for p in free:
+            if not open_:
+                break
+            if clock.over():  # out of time: the rest go to the first open tables, the search is over
+                i = open_[0]
+                tables[i].append(p)
+                if len(tables[i]) >= layout[i]:
+                    open_.pop(0)
                 continue
-            best, best_i = None, 0
-            for i, t in enumerate(tables):
-                if len(t) >= layout[i]:
-                    continue
-                score = sum(
-                    meet[p][z] * REPEAT + FORBIDDEN * ((min(p, z), max(p, z)) in forbidden) for z in t
-                )
-                key = (score, -(layout[i] - len(t)))
+            row, forbid = meet[p], pen[p]
+            # A window of open tables from a drawn place (all of them when there are few).
+            first = rng.randrange(len(open_)) if len(open_) > GREEDY_TABLES else 0
+            best, best_j = None, 0
+            for k in range(min(GREEDY_TABLES, len(open_))):
+                j = (first + k) % len(open_)
+                i = open_[j]
+                t = tables[i]
+                score = 0
+                for z in t:
+                    if z in row:
+                        score += row[z] * REPEAT
+                    if z in forbid:
+                        score += FORBIDDEN
+                key = (score, len(t) - layout[i], i)
                 if best is None or key < best:
-                    best, best_i = key, i
-            tables[best_i].append(p)
+                    best, best_j = key, j
+            i = open_[best_j]
+            tables[i].append(p)
+            if len(tables[i]) >= layout[i]:
+                open_.pop(best_j)
         for t in tables:
             for a, b in combinations(t, 2):
-                meet[a][b] += 1
-                meet[b][a] += 1
+                meet[a][b] = meet[a].get(b, 0) + 1
+                meet[b][a] = meet[b].get(a, 0) + 1
         rounds.append(tables)
     return rounds
 
@@ -452,16 +538,19 @@ def plan_seating(
     layouts = [layout] * rounds
     fixed_i = {index[p]: t for p, t in fixed.items()}
 
+    # The search stops early enough for the seats, partners and first dealers to be chosen within the
+    # budget (their cost grows with the seats to fill).
+    reserve = min(budget_seconds * 0.6, FINISH_SECONDS_PER_SEAT * n * rounds)
+    search_clock = _Clock(started, budget_seconds - reserve)
     start = None
     if not old and not fixed_i and not forbid and n == sum(layout) and len(set(layout)) == 1:
         start = _constructed(n, layout[0], rounds, rng)
     if start is None:
-        start = _greedy(rng, n, layouts, seated, old, fixed_i, forbid)
+        start = _greedy(rng, n, layouts, seated, old, fixed_i, forbid, search_clock)
     search = _Search(n, start, old, forbid, fixed_i)
     bound = _bound(n, layouts, seated, old, forbid)
-    steps, best = _tabu(search, rng, search.base_repeats + bound, started, budget_seconds, progress)
-    final = _Search(n, best, old, forbid, fixed_i)
-    left = final.forbidden_left()
+    steps, best = _tabu(search, rng, search.base_repeats + bound, search_clock, progress)
+    left = [(a, b) for rnd in best for t in rnd for a, b in combinations(sorted(t), 2) if (a, b) in forbid]
     if left:
         a, b = left[0]
         raise SeatingError(
@@ -470,7 +559,8 @@ def plan_seating(
             first=ids[a],
             second=ids[b],
         )
-    repeats = final.repeats() - final.base_repeats
+    per_round = tuple(_round_repeats(n, old, best))
+    repeats = sum(per_round)
     plans = _seat(
         best,
         [[ids[p] for p in outs] for outs in sit_outs],
@@ -483,7 +573,7 @@ def plan_seating(
     elapsed = time.perf_counter() - started
     if progress:
         progress(f"done: {repeats} repeats (lower bound {bound}) in {steps} steps, {elapsed:.1f} s")
-    return SeatingPlan(tuple(plans), repeats, bound, seed, steps, elapsed, repeats <= bound)
+    return SeatingPlan(tuple(plans), repeats, bound, seed, steps, elapsed, repeats <= bound, per_round)
 
 
 def _bound(
@@ -494,16 +584,21 @@ def _bound(
     forbid: set[tuple[int, int]],
 ) -> int:
     """The lower bound on the repeats a plan of this layout adds (see :func:`lower_bound`)."""
-    met = [[False] * n for _ in range(n)]
+    met: list[set[int]] = [set() for _ in range(n)]
     for t in old:
         for a, b in combinations(t, 2):
-            met[a][b] = met[b][a] = True
-    for a, b in forbid:
-        met[a][b] = met[b][a] = True  # never to meet: not a fresh pair
-    fresh_pairs = sum(1 for a in range(n) for b in range(a + 1, n) if not met[a][b])
+            met[a].add(b)
+            met[b].add(a)
+    for a, b in forbid:  # never to meet: not a fresh pair
+        met[a].add(b)
+        met[b].add(a)
+    fresh_pairs = n * (n - 1) // 2 - sum(len(m) for m in met) // 2
     smallest = min(min(layout) for layout in layouts)
-    slots = [sum(smallest - 1 for r in range(len(layouts)) if p in seated[r]) for p in range(n)]
-    fresh_others = [sum(1 for q in range(n) if q != p and not met[p][q]) for p in range(n)]
+    slots = [0] * n
+    for rnd in seated:
+        for p in rnd:
+            slots[p] += smallest - 1
+    fresh_others = [n - 1 - len(met[p]) for p in range(n)]
     return lower_bound(fresh_pairs, layouts, slots, fresh_others)
 
 
@@ -530,6 +625,10 @@ def _sit_outs(
     counts = list(counts)
     seated, outs = [], []
     k = n - seated_count
+    if k == 0:  # everyone plays every round (the draws still taken: the same seed, the same plan)
+        for _ in range(rounds * n):
+            rng.random()
+        return [list(range(n)) for _ in range(rounds)], [[] for _ in range(rounds)]
     for _ in range(rounds):
         draw = {p: rng.random() for p in range(n)}
         order = sorted(range(n), key=lambda p: (p in fixed, counts[p], draw[p]))
@@ -537,13 +636,19 @@ def _sit_outs(
         for p in out:
             counts[p] += 1
         outs.append(out)
-        seated.append([p for p in range(n) if p not in set(out)])
+        left = set(out)
+        seated.append([p for p in range(n) if p not in left])
     return seated, outs
+
+
+# The designs are built for groups of up to this many players (their cost grows with the square of it; a
+# larger evening has more players than its few rounds can repeat, and the greedy start does as well).
+LARGEST_DESIGN = 64
 
 
 def _constructed(n: int, k: int, rounds: int, rng: random.Random) -> list[list[list[int]]] | None:
     """The transversal-design rounds, players shuffled by the seed, when there are enough of them."""
-    if n % k:
+    if n % k or n // k > LARGEST_DESIGN:
         return None
     options = [transversal_rounds(k, n // k), kirkman_rounds(n // 3) if k == 3 else None]
     built = max((o for o in options if o is not None), key=len, default=None)
@@ -560,16 +665,21 @@ def _constructed(n: int, k: int, rounds: int, rng: random.Random) -> list[list[l
     return chosen
 
 
+# Players a conflicting player is weighed against per step: everyone up to this many, otherwise this many
+# drawn, so that a step at 10,000 players costs what it costs at a few hundred.
+SWAP_CANDIDATES = 400
+
+
 def _tabu(
     s: _Search,
     rng: random.Random,
     target_repeats: int,
-    started: float,
-    budget: float,
+    clock: _Clock,
     progress: Callable[[str], None] | None,
 ) -> tuple[int, list[list[list[int]]]]:
     """Search from the plan in ``s`` until it reaches ``target_repeats`` (the history's and the bound's)
-    with no forbidden pair, or the budget ends: the steps taken and the best rounds found."""
+    with no forbidden pair, or the budget ends: the steps taken and the best rounds found. The deadline
+    is checked inside the step, so that one step of a large plan cannot overrun it."""
     best_cost = s.cost
     best = [[list(t) for t in rnd] for rnd in s.rounds]
     if s.done(target_repeats):
@@ -577,57 +687,65 @@ def _tabu(
     tabu: dict[tuple[int, int, int], int] = {}
     step = stall = best_step = 0
     n_rounds = len(s.rounds)
-    last_report = started
-    while True:
-        step += 1
-        if step % 64 == 0:
+    last_report = clock.started
+    try:
+        while True:
+            step += 1
             now = time.perf_counter()
-            if now - started > budget:
+            if now > clock.ends:
                 break
             if progress and now - last_report > 0.5:
                 last_report = now
                 progress(f"step {step}: {_repeats_of(best_cost)} repeats at best so far")
-        # The best swap of a conflicting player with a player of another table, in any round.
-        chosen: tuple[int, int, int] | None = None
-        chosen_d = 0
-        for r in range(n_rounds):
-            movers = s.conflicted(r)
-            if not movers:
-                continue
-            candidates = [p for t in s.rounds[r] for p in t if p not in s.fixed]
-            for x in movers:
-                wx = s.where[r][x]
-                for y in candidates:
-                    if s.where[r][y] == wx:
-                        continue
-                    d = s.delta(r, x, y)
-                    if tabu.get((r, x, y), 0) > step and s.cost + d >= best_cost:
-                        continue  # a tabu swap only when it beats the best plan
-                    if chosen is None or d < chosen_d or (d == chosen_d and rng.random() < 0.5):
-                        chosen, chosen_d = (r, x, y), d
-        if chosen is None and not any(s.conflicted(r) for r in range(n_rounds)):
-            break  # no pair meets twice and none is forbidden: nothing a swap can improve
-        if chosen is not None:
-            r, x, y = chosen
-            s.swap(r, x, y)
-            tabu[(r, x, y)] = tabu[(r, y, x)] = step + rng.randint(*TENURE)
-        if s.cost < best_cost:
-            best_cost, stall, best_step = s.cost, 0, step
-            best = [[list(t) for t in rnd] for rnd in s.rounds]
-            if s.done(target_repeats):
-                break
-        else:
-            stall += 1
-            if step - best_step > PATIENCE:
-                break
-        if stall > STALL:  # a shake: a few random swaps in random rounds
-            stall = 0
-            for _ in range(3):
-                r = rng.randrange(n_rounds)
-                movable = [p for t in s.rounds[r] for p in t if p not in s.fixed]
-                x, y = rng.sample(movable, 2) if len(movable) >= 2 else (0, 0)
-                if x != y and s.where[r][x] != s.where[r][y]:
-                    s.swap(r, x, y)
+            # The best swap of a conflicting player with a player of another table, in any round.
+            chosen: tuple[int, int, int] | None = None
+            chosen_d = 0
+            any_conflict = False
+            for r in range(n_rounds):
+                movers = s.conflicted(r)
+                clock.tick(1)
+                if not movers:
+                    continue
+                any_conflict = True
+                candidates = [p for t in s.rounds[r] for p in t if p not in s.fixed]
+                if len(candidates) > SWAP_CANDIDATES:
+                    candidates = rng.sample(candidates, SWAP_CANDIDATES)
+                for x in movers:
+                    clock.tick(4)
+                    wx = s.where[r][x]
+                    for y in candidates:
+                        if s.where[r][y] == wx:
+                            continue
+                        d = s.delta(r, x, y)
+                        if tabu.get((r, x, y), 0) > step and s.cost + d >= best_cost:
+                            continue  # a tabu swap only when it beats the best plan
+                        if chosen is None or d < chosen_d or (d == chosen_d and rng.random() < 0.5):
+                            chosen, chosen_d = (r, x, y), d
+            if chosen is None and not any_conflict:
+                break  # no pair meets twice and none is forbidden: nothing a swap can improve
+            if chosen is not None:
+                r, x, y = chosen
+                s.swap(r, x, y)
+                tabu[(r, x, y)] = tabu[(r, y, x)] = step + rng.randint(*TENURE)
+            if s.cost < best_cost:
+                best_cost, stall, best_step = s.cost, 0, step
+                best = [[list(t) for t in rnd] for rnd in s.rounds]
+                if s.done(target_repeats):
+                    break
+            else:
+                stall += 1
+                if step - best_step > PATIENCE:
+                    break
+            if stall > STALL:  # a shake: a few random swaps in random rounds
+                stall = 0
+                for _ in range(3):
+                    r = rng.randrange(n_rounds)
+                    movable = [p for t in s.rounds[r] for p in t if p not in s.fixed]
+                    x, y = rng.sample(movable, 2) if len(movable) >= 2 else (0, 0)
+                    if x != y and s.where[r][x] != s.where[r][y]:
+                        s.swap(r, x, y)
+    except _Deadline:
+        pass
     return step, best
 
 
@@ -684,7 +802,8 @@ def _first_dealers(
     up. A matching of tables to players within the caps (augmenting paths) gives the most even sharing;
     when the seating leaves no such matching, the caps go up by one until there is one.
     """
-    before = Counter(p for p in history_dealers if p in set(ids))
+    known = set(ids)
+    before = Counter(p for p in history_dealers if p in known)
     slots = [(r, i) for r, orders in enumerate(seated) for i in range(len(orders))]
     share = -(-(sum(before.values()) + len(slots)) // len(ids))  # the even share, rounded up
     order = {p: rng.random() for p in ids}
@@ -703,29 +822,47 @@ def _matching(
     before: Counter[int],
     order: dict[int, float],
 ) -> dict[tuple[int, int], int] | None:
-    """A dealer for every table within the players' caps, or None (Kuhn's augmenting paths)."""
+    """A dealer for every table within the players' caps, or None (augmenting paths, found breadth
+    first and without recursion: a round of 2,500 tables would overflow Python's stack)."""
     taken: dict[int, list[tuple[int, int]]] = {p: [] for p in cap}
     owner: dict[tuple[int, int], int] = {}
-
-    def assign(slot: tuple[int, int], seen: set[int]) -> bool:
+    for slot in slots:
         r, i = slot
-        for p in sorted(seated[r][i], key=lambda p: (len(taken[p]) + before[p], order[p])):
-            if p in seen:
-                continue
-            seen.add(p)
-            if len(taken[p]) < cap[p]:
-                taken[p].append(slot)
-                owner[slot] = p
-                return True
-            for other in list(taken[p]):  # hand one of p's tables to another of its players
-                if assign(other, seen):
-                    taken[p].remove(other)
-                    taken[p].append(slot)
-                    owner[slot] = p
-                    return True
-        return False
-
-    return owner if all(assign(slot, set()) for slot in slots) else None
+        free = [p for p in seated[r][i] if len(taken[p]) < cap[p]]
+        if free:  # the usual case: a player of the table may still deal first, no path needed
+            p = min(free, key=lambda p: (len(taken[p]) + before[p], order[p]))
+            owner[slot] = p
+            taken[p].append(slot)
+            continue
+        came: dict[int, tuple[int, int]] = {}  # a player, and the table that would take him
+        queue, queued = deque([slot]), {slot}
+        found = None
+        while queue and found is None:
+            r, i = queue.popleft()
+            for p in sorted(seated[r][i], key=lambda p: (len(taken[p]) + before[p], order[p])):
+                if p in came:
+                    continue
+                came[p] = (r, i)
+                if len(taken[p]) < cap[p]:
+                    found = p
+                    break
+                for other in taken[p]:  # one of p's tables could go to another of its players
+                    if other not in queued:
+                        queued.add(other)
+                        queue.append(other)
+        if found is None:
+            return None
+        p = found
+        while True:  # along the path back: each table to the player who wanted it
+            at = came[p]
+            before_owner = owner.get(at)
+            owner[at] = p
+            taken[p].append(at)
+            if before_owner is None:
+                break
+            taken[before_owner].remove(at)
+            p = before_owner
+    return owner
 
 
 def _best_partners(order: list[int], partners: dict[tuple[int, int], int], rng: random.Random) -> list[int]:

@@ -326,3 +326,66 @@ def test_bad_arguments_exit_2_with_a_clear_message(args: list[str], message: str
 
     assert done.returncode == 2
     assert message in done.stderr
+
+
+# ---- per-round repeats, history against brute force, large evenings ------------------------------------
+def brute_force_after(history: list[list[int]], n: int, layout: Sequence[int], rounds: int) -> int:
+    """The fewest repeats that ``rounds`` more rounds can add to ``history`` (every plan tried)."""
+    before = repeats([history])
+    options = partitions(list(range(n)), layout)
+    return min(repeats([history, *plan]) - before for plan in product(options, repeat=rounds))
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes", "history", "rounds"),
+    [
+        (6, (3,), [[0, 1, 2], [3, 4, 5]], 2),
+        (6, (3,), [[0, 1, 2], [3, 4, 5]], 3),
+        (8, (4,), [[0, 1, 2, 3], [4, 5, 6, 7]], 2),
+        (7, (4, 3), [[0, 1, 2, 3], [4, 5, 6]], 2),
+    ],
+)
+def test_plans_after_a_played_round_reach_the_brute_force_optimum(
+    n: int, sizes: tuple[int, ...], history: list[list[int]], rounds: int
+) -> None:
+    best = brute_force_after(history, n, table_layout(n, sizes), rounds)
+
+    plan = plan_seating(
+        players=list(range(n)), table_sizes=sizes, rounds=rounds, seed=3, history=[history], budget_seconds=3
+    )
+
+    assert plan.repeats == repeats([history, *tables_of(plan)]) - repeats([history]) == best
+
+
+@given(requests(), st.data())
+@settings(max_examples=40, deadline=None)
+def test_each_rounds_repeats_count_the_meetings_it_adds_and_add_up_to_the_plans(
+    request: dict[str, object], data: st.DataObject
+) -> None:
+    players: list[int] = request["players"]  # type: ignore[assignment]
+    order = data.draw(st.permutations(players))
+    history: list[list[int]] = []
+    at = 0
+    for size in table_layout(len(players), request["table_sizes"]):  # type: ignore[arg-type]
+        history.append(list(order[at : at + size]))
+        at += size
+    request = {**request, "forbidden": [], "history": [history]}
+    plan = plan_seating(**request, budget_seconds=0.05)  # type: ignore[arg-type]
+
+    assert len(plan.round_repeats) == len(plan.rounds)
+    assert sum(plan.round_repeats) == plan.repeats
+    seen = [history]
+    for count, rnd in zip(plan.round_repeats, tables_of(plan), strict=True):
+        met = meetings(seen)
+        assert count == sum(1 for t in rnd for pair in combinations(sorted(t), 2) if met[pair])
+        seen.append(rnd)
+
+
+def test_a_round_of_ten_thousand_players_keeps_the_budget() -> None:
+    players = list(range(10_000))
+
+    plan = plan_seating(players=players, table_sizes=(4, 3), rounds=3, seed=1, budget_seconds=3)
+
+    check_structure(plan, players, (4, 3))
+    assert plan.seconds <= 3 + 1.0  # the deadline is checked inside the loops (a loaded machine's slack)
+    assert plan.repeats == repeats(tables_of(plan))
