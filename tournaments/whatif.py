@@ -15,19 +15,22 @@ from fractions import Fraction
 from typing import Any
 
 from tournaments.models import Standings, Tournament
-from tournaments.plan.standings import check_precedence
-from tournaments.projections import standings_from_log
+from tournaments.plan.standings import Ledger, check_precedence
+from tournaments.projections import _document, _players, _settings, standings_from_log
 
 # The settings a what-if may change, as the tournament's log names them.
 SETTINGS = ("scoring", "tiebreaks", "sit_out_score", "game_options")
 
 
-def standings_whatif(tournament: Tournament, changes: Mapping[str, Any]) -> dict[str, Any]:
+def standings_whatif(
+    tournament: Tournament, changes: Mapping[str, Any], *, from_log: bool = False
+) -> dict[str, Any]:
     """The standings under `changes` (some of :data:`SETTINGS`) beside the standings as stored.
 
     Each row gives the player's place as it stands and under the changes, whether it moved, the values
-    of the other precedence and the new reason it is below the row above. Raises ValueError naming a
-    setting that cannot be changed here.
+    of the other precedence and the new reason it is below the row above. Another ranking only (scoring,
+    tie-breaks) ranks the stored sums again; other sit-out scores or game options fold the log again
+    (``from_log`` always does). Raises ValueError naming a setting that cannot be changed here.
     """
     unknown = sorted(set(changes) - set(SETTINGS))
     if unknown:
@@ -35,6 +38,18 @@ def standings_whatif(tournament: Tournament, changes: Mapping[str, Any]) -> dict
     settings = {k: v for k, v in changes.items() if k in ("scoring", "tiebreaks")}
     if "tiebreaks" in settings:
         settings["tiebreaks"] = list(check_precedence(settings["tiebreaks"]))
+    stored = Standings.objects.filter(tournament=tournament).values_list("data", "ledger").first()
+    if stored is not None and not from_log and set(changes) <= {"scoring", "tiebreaks"}:
+        # Another ranking of the same sums: the stored ledger ranked again, no match folded (the rebuild's
+        # ledger is the same, which tests/tournaments/test_whatif.py holds it to).
+        data, _, _ = _document(
+            ledger=Ledger.from_json(stored[1]),
+            players=_players(tournament),
+            settings={**_settings(tournament), **settings},
+            contributions=[],
+            notes=list(stored[0].get("notes", [])),
+        )
+        return compare(stored[0], data, changes, [])
     sit_out_score = changes.get("sit_out_score")
     rebuilt = standings_from_log(
         tournament,
@@ -42,8 +57,7 @@ def standings_whatif(tournament: Tournament, changes: Mapping[str, Any]) -> dict
         other_options=changes.get("game_options") or None,
         sit_out_score=None if sit_out_score is None else Fraction(str(sit_out_score)),
     )
-    stored = Standings.objects.filter(tournament=tournament).values_list("data", flat=True).first() or {}
-    return compare(stored, rebuilt.data, changes, rebuilt.refused)
+    return compare(stored[0] if stored else {}, rebuilt.data, changes, rebuilt.refused)
 
 
 def compare(

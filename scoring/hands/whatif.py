@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.hands.fold import Entry, HandView, Setup
+from scoring.hands.fold import fold as fold_hand
 from scoring.hands.match import adjusted, own_results
 from scoring.hands.records import (
     HAND_FORMAT,
@@ -108,9 +109,7 @@ def fold(
             continue
         context = game.match_context(values, len(seats), own_results(results))
         try:
-            view, _ = check_entries(
-                Setup(game_name, dict(options), tuple(seats), dealer, context), entries, where
-            )
+            view = _fold_fast(Setup(game_name, dict(options), tuple(seats), dealer, context), entries, where)
         except RecordError as exc:
             refused = _refusal(i, where, exc)
             views.append(None)
@@ -128,15 +127,30 @@ def fold(
     )
 
 
+def _fold_fast(setup: Setup, entries: list[Entry], where: str) -> HandView:
+    """The hand folded once, as a rebuild does (one view at the end, not one per move); when something
+    cannot stand, folded again entry by entry, as a record is checked, for the error naming the entry."""
+    try:
+        return fold_hand(setup, entries)
+    except RulesError:
+        return check_entries(setup, entries, where)[0]  # raises the RecordError that names the entry
+
+
 def _refusal(hand: int, where: str, exc: RecordError) -> dict[str, Any]:
+    # The engine's own text (template and params, for the reader's language) is the first error's:
+    # the fold and the record checker put the position before its message as they pass it on.
+    first: BaseException = exc
+    while isinstance(first.__cause__, RulesError):
+        first = first.__cause__
+    engine = first if isinstance(first, RulesError) else exc
     return {
         "hand": hand,
         "move": _move_index(exc.field, where),
         "field": exc.field,
         "code": exc.code,
         "message": exc.message,
-        "template": exc.template,
-        "params": plain_params(exc.params),
+        "template": engine.template,
+        "params": plain_params(engine.params),
     }
 
 

@@ -93,6 +93,7 @@ def test_under_other_settings_it_is_what_the_change_then_gives(
 
     report = selectors.standings_whatif(t, changes)
 
+    assert report == selectors.standings_whatif(t, changes, from_log=True)  # the stored sums, or the log's
     assert StoredEvent.objects.count() == events and stored_rows(t) == stored  # a read
     for row in report["rows"]:
         assert row["rank_before"] == before[row["player"]]

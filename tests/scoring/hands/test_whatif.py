@@ -143,6 +143,7 @@ def test_a_move_that_cannot_stand_under_other_options_is_named_with_its_hand() -
     assert report["refused"] is not None
     assert report["refused"]["hand"] == 0 and report["refused"]["move"] is None  # the deal
     assert report["refused"]["field"].startswith("hands[0].deal")
+    assert "hands[" not in report["refused"]["template"]  # the engine's own words, for any language
     assert report["hands"][0]["what_if"] is None and report["hands"][1]["what_if"] is None
     assert all(row["differs"] for row in report["hands"])
     assert report["totals"]["recorded"] == check(record)["scores"]
