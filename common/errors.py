@@ -44,7 +44,7 @@ class Forbidden(ServiceError):
 
 class ConcurrencyConflict(Exception):
     """An event stream is not at the version the writer expected: somebody else appended first (raised by
-the store, ``scoring.log.store``; the API answers 409 with both versions)."""
+    the store, ``scoring.log.store``; the API answers 409 with both versions)."""
 
     def __init__(self, stream_id: str, expected: int, actual: int) -> None:
         super().__init__(f"stream {stream_id!r} is at version {actual}, not the expected {expected}")
