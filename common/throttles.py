@@ -94,7 +94,7 @@ class LoginNameThrottle(SimpleRateThrottle):
 LOGIN_THROTTLES = (LoginAddressThrottle, LoginNameThrottle)
 
 
-def login_wait(request: Any, view: Any = None) -> int | None:
+def login_wait(request: Any, view: Any = None) -> float | None:
     """Count one sign-in attempt against every sign-in throttle: None if it may go on, else the seconds
     to wait before the next one."""
     waits = []

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -42,7 +43,7 @@ def mario() -> User:
     return User.objects.create_user("mario", password="segreto-di-mario")
 
 
-def sign_in(client: Client, name: str, password: str, **extra: str) -> int:
+def sign_in(client: Client, name: str, password: str, **extra: Any) -> int:
     return client.post(LOGIN, {"username": name, "password": password}, **extra).status_code
 
 
@@ -200,7 +201,7 @@ def test_two_cache_instances_share_one_count(mario: User, monkeypatch: pytest.Mo
     answers = []
     for i in range(PER_NAME + 1):
         monkeypatch.setattr(LoginNameThrottle, "cache", first if i % 2 else second)
-        answers.append(LoginNameThrottle().allow_request(request, None))
+        answers.append(LoginNameThrottle().allow_request(request, None))  # type: ignore[arg-type]
 
     assert answers == [True] * PER_NAME + [False]
 
