@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 
 from clubs.models import Club, Player
 from common.api import VERSIONED_ERRORS, WRITE_ERRORS, ErrorSerializer
-from scoring.api.views import GameNameField, id_field, validated
+from scoring.api.views import GameNameField, StrictBooleanField, id_field, validated
 from tournaments import permissions, selectors, services
 from tournaments.models import Tournament
 from tournaments.plan.standings import METRICS, SCORING_METHODS
@@ -223,7 +223,9 @@ class TournamentListCreateApi(TournamentApi):
         kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default=Tournament.Kind.TOURNAMENT)
         games = serializers.ListField(child=GameNameField(max_length=30), min_length=1, max_length=10)
         game_options = serializers.DictField(
-            default=dict, help_text="options per game: {game: {option: value}}"
+            child=serializers.DictField(),
+            default=dict,
+            help_text="options per game: {game: {option: value}}",
         )
         scoring = serializers.ChoiceField(choices=list(SCORING_METHODS), default="natural")
         tiebreaks = serializers.ListField(
@@ -241,7 +243,7 @@ class TournamentListCreateApi(TournamentApi):
             default=list,
             help_text="pairs of player ids never seated at one table (family)",
         )
-        published = serializers.BooleanField(default=False)
+        published = StrictBooleanField(default=False)
         scorers = serializers.ListField(child=_user_field(), default=list)
 
     @extend_schema(
@@ -296,7 +298,11 @@ class TournamentDetailUpdateApi(TournamentApi):
             default="", allow_blank=True, max_length=2000, help_text="required once round 1 is open"
         )
         name = serializers.CharField(required=False, max_length=120)
-        game_options = serializers.DictField(required=False)
+        game_options = serializers.DictField(
+            child=serializers.DictField(),
+            required=False,
+            help_text="options per game: {game: {option: value}}",
+        )
         scoring = serializers.ChoiceField(choices=list(SCORING_METHODS), required=False)
         tiebreaks = serializers.ListField(
             child=serializers.ChoiceField(choices=list(METRICS)), required=False
@@ -356,7 +362,7 @@ class TournamentPublishApi(TournamentApi):
         class Meta:
             ref_name = "TournamentPublishInput"
 
-        published = serializers.BooleanField(default=True)
+        published = StrictBooleanField(default=True)
 
     @extend_schema(
         operation_id="tournament_publish",
@@ -380,7 +386,7 @@ class RegistrationListCreateApi(TournamentApi):
             ref_name = "RegistrationInput"
 
         player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), pk_field=id_field())
-        guest = serializers.BooleanField(default=False, help_text="a player of another club")
+        guest = StrictBooleanField(default=False, help_text="a player of another club")
 
     @extend_schema(operation_id="registration_list", responses=RegistrationSerializer(many=True))
     def get(self, request: Request, tournament_id: int) -> Response:
