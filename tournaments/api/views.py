@@ -527,7 +527,7 @@ class StandingsApi(TournamentApi):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         """The standings, with why each row is below the one above, notes on tables and ratings."""
-        return Response(selectors.standings(self.get_tournament(tournament_id)))
+        return Response(selectors.standings(self.get_tournament(tournament_id), user=request.user))
 
 
 class StandingsCsvRenderer(BaseRenderer):
@@ -563,7 +563,7 @@ class StandingsExportApi(TournamentApi):
         """The standings as a file to download: CSV (the default) or JSON."""
         tournament = self.get_tournament(tournament_id)
         fmt = request.accepted_renderer.format
-        response = Response(selectors.standings(tournament))
+        response = Response(selectors.standings(tournament, user=request.user))
         response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.{fmt}"'
         return response
 
@@ -608,4 +608,4 @@ class PlayerRatingsApi(APIView):
     def get(self, request: Request, player_id: int) -> Response:
         """The player's rating in each game (openskill: mu, sigma, ordinal = mu - 3 sigma) and its history
         after each match."""
-        return Response(selectors.player_ratings(selectors.player_get(player_id)))
+        return Response(selectors.player_ratings(selectors.player_get(player_id), user=request.user))
