@@ -241,7 +241,7 @@ def test_each_persona_reads_what_its_role_allows_and_nothing_unpublished_leaks(
     world: World, persona: str
 ) -> None:
     wrong = []
-    for template, (address, scope) in READS.items():
+    for address, scope in READS.values():
         for t, is_hidden in ((world.hidden, True), (world.published, False)):
             if scope == "public" and is_hidden:
                 continue  # a public read's address names no tournament: read once
