@@ -31,7 +31,8 @@ def policy(response: object) -> dict[str, list[str]]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "path", ["/", "/accounts/login/", "/clubs/", "/tournaments/", "/no-such-page/", "/api/docs/", "/api/games/"]
+    "path",
+    ["/", "/accounts/login/", "/clubs/", "/tournaments/", "/no-such-page/", "/api/docs/", "/api/games/"],
 )
 def test_every_answer_carries_the_policy(path: str) -> None:
     response = Client().get(path)
