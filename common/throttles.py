@@ -57,6 +57,20 @@ def client_address(request: Any) -> str:
     return address
 
 
+def address_block(address: str) -> str:
+    """What one client is counted as: its IPv4 address, or the /64 network of its IPv6 address (one
+    customer's line usually has a whole /64, so counting single IPv6 addresses would let it rotate)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 def _name_of(request: Any) -> str | None:
     data = getattr(request, "data", None)  # the API's request: JSON or a form
     if data is None:
@@ -71,7 +85,7 @@ class LoginAddressThrottle(SimpleRateThrottle):
     scope = "login"
 
     def get_ident(self, request: Any) -> str:
-        return client_address(request)
+        return address_block(client_address(request))
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

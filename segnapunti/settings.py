@@ -183,7 +183,14 @@ CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL}
         if _CACHE_URL
-        else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": CACHE_TABLE}
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": CACHE_TABLE,
+            # Past MAX_ENTRIES the table is culled by key order, not by age: with Django's 300, a flood
+            # of sign-ins from many addresses could cull a user name's count. Counts expire with their
+            # minute, so the table holds at most a minute's attempts.
+            "OPTIONS": {"MAX_ENTRIES": 1_000_000},
+        }
     )
 }
 

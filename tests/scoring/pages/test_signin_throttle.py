@@ -20,7 +20,7 @@ from django.db import connection
 from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
-from common.throttles import LoginNameThrottle, client_address
+from common.throttles import LoginNameThrottle, address_block, client_address
 
 pytestmark = pytest.mark.django_db
 
@@ -186,6 +186,30 @@ def test_the_client_address(
     request = RequestFactory().get("/", REMOTE_ADDR=peer, HTTP_X_FORWARDED_FOR=forwarded)
 
     assert client_address(request) == client
+
+
+def test_rotating_ipv6_addresses_within_one_64_changes_nothing() -> None:
+    client = Client()
+    answers = [
+        sign_in(client, f"user{i}", "x", REMOTE_ADDR=f"2001:db8:1:2::{i + 1:x}")
+        for i in range(PER_ADDRESS + 1)
+    ]
+
+    assert answers[PER_ADDRESS] == 429
+    assert sign_in(client, "x", "x", REMOTE_ADDR="2001:db8:1:3::1") == 200  # another line
+
+
+@pytest.mark.parametrize(
+    ("address", "block"),
+    [
+        ("198.51.100.7", "198.51.100.7"),
+        ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
+        ("::ffff:198.51.100.7", "198.51.100.7"),
+        ("not-an-address", "not-an-address"),
+    ],
+)
+def test_what_one_client_is_counted_as(address: str, block: str) -> None:
+    assert address_block(address) == block
 
 
 # ---- counts shared between processes --------------------------------------------------------------------
