@@ -141,7 +141,9 @@ def test_a_move_recorded_on_another_device_appears_by_itself(signed_in: Callable
 
     service_record(hand, played.moves[1:2], people.director)  # the director's phone, meanwhile
 
-    page.wait_for_function("() => document.getElementById('table-root').dataset.version === '2'", timeout=10_000)
+    page.wait_for_function(
+        "() => document.getElementById('table-root').dataset.version === '2'", timeout=10_000
+    )
     assert page.evaluate("window.__same_page") is True
     assert page.locator(f"#table-root button[value='{_json(played.moves[2])}']").count() == 1
     shot(page, "table-phone-followed")
