@@ -59,7 +59,7 @@ def random_match(name: str, seats: int, hands: int, rng: random.Random) -> dict[
             {}, seats=seats, dealer=dealer, context=game.match_context(values, seats, results)
         )
         deal = game.random_deal(state, rng)
-        moves = [deal]
+        moves: list[Any] = [deal]
         state = game.apply(state, deal).state
         while not state.over:
             move = rng.choice(game.legal_moves(state))

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 
@@ -29,7 +30,11 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
-        constraints = [models.UniqueConstraint(fields=["club", "name"], name="player_unique_name_in_club")]
+        constraints = [
+            # One player per name in a club, whatever the case: "Rossi" and "ROSSI" are one person, and two
+            # walk-ins entered at once cannot both be created (the database decides, not a prior lookup).
+            models.UniqueConstraint("club", Lower("name"), name="player_unique_name_in_club_any_case")
+        ]
 
     def __str__(self) -> str:
         return self.name

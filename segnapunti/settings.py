@@ -9,6 +9,7 @@ tasks run eagerly in-process. PostgreSQL is one variable (DATABASE_URL), a real 
 guessed at.
 """
 
+import ipaddress
 import os
 import secrets
 import sys
@@ -133,6 +134,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "segnapunti.middleware.ContentSecurityPolicy",
     "segnapunti.middleware.RequestSizeLimit",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -146,6 +148,22 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# Every answer's Content-Security-Policy (segnapunti/middleware.py): scripts, styles, images and requests
+# from the site itself only, nothing inline, no plugins, no framing, forms posted only to the site. The
+# browser tests hold the pages to it (no violation reported).
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
 
 ROOT_URLCONF = "segnapunti.urls"
 WSGI_APPLICATION = "segnapunti.wsgi.application"
@@ -187,8 +205,10 @@ def _database(url: str) -> dict[str, object]:
 
 DATABASES = {"default": _database(envstr("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
 
-# The cache holds the throttles' counts. In each process's memory by default; CACHE_URL (a Redis URL)
-# shares it between the processes of a server, so that a rate is the same whatever process answers.
+# The cache holds the throttles' counts, shared by every process that serves the site so that a rate is
+# the same whichever process answers: in the database by default (the table CACHE_TABLE, created by a
+# migration of clubs), in Redis when CACHE_URL names one.
+CACHE_TABLE = "segnapunti_cache"
 _CACHE_URL = envstr("CACHE_URL", "")
 if _CACHE_URL and not _CACHE_URL.startswith(("redis://", "rediss://")):
     raise ImproperlyConfigured(f"CACHE_URL={_CACHE_URL!r} is not a Redis URL (redis://host:port/db)")
@@ -196,9 +216,28 @@ CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL}
         if _CACHE_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": CACHE_TABLE,
+            # Past MAX_ENTRIES the table is culled by key order, not by age: with Django's 300, a flood
+            # of sign-ins from many addresses could cull a user name's count. Counts expire with their
+            # minute, so the table holds at most a minute's attempts.
+            "OPTIONS": {"MAX_ENTRIES": 1_000_000},
+        }
     )
 }
+
+# The proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated): the address a
+# request is throttled by is the rightmost one of that header that none of them wrote. By default only
+# this machine (a proxy such as nginx on the loopback in front of gunicorn); nothing else can claim an
+# address by sending the header.
+TRUSTED_PROXIES = envlist("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an address or network") from None
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -242,8 +281,8 @@ REST_FRAMEWORK = {
     # endpoint alone also reads forms (scoring/api/login.py).
     "DEFAULT_PARSER_CLASSES": ["common.safejson.SafeJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
-    # Per address and per user name for sign-ins and tokens; per user for checking records. Counted in
-    # the cache (CACHES): per process unless a shared cache is configured.
+    # Per address and per user name for sign-ins (the page and the token endpoint together); per user for
+    # checking records. Counted in the cache (CACHES), shared by the server's processes.
     "DEFAULT_THROTTLE_RATES": {
         "login": envstr("THROTTLE_LOGIN", "20/min"),
         "login_name": envstr("THROTTLE_LOGIN_NAME", "10/min"),

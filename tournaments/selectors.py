@@ -9,18 +9,17 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from clubs.models import Club, Player
+from clubs.models import Club, Membership, Player
 from scoring.models import Hand, Match
 from scoring.rules import get_game
 from scoring.selectors import stream_audit
 from tournaments.models import (
     KeptSeating,
-    PlayerRating,
     RatingHistory,
     Registration,
     Round,
@@ -165,17 +164,15 @@ def round_list(tournament: Tournament) -> list[dict[str, Any]]:
 
 
 # ---- standings ---------------------------------------------------------------------------------------
-def standings(tournament: Tournament) -> dict[str, Any]:
+def standings(tournament: Tournament, *, user: Any) -> dict[str, Any]:
     """The standings as last computed (rows, the metrics in precedence order, why each row is below the
-    one above, notes on tables), how fresh they are, and each player's rating in the tournament's games."""
+    one above, notes on tables), how fresh they are, and each player's rating in the tournament's games
+    as ``user`` may see it (:func:`visible_history`)."""
     row = Standings.objects.get(tournament=tournament)
     data = dict(row.data)
-    found = PlayerRating.objects.filter(
-        game__in=tournament.games, player_id__in=[r["player"] for r in data.get("rows", [])]
+    by_player = _ratings_seen(
+        [r["player"] for r in data.get("rows", [])], list(tournament.games), visible_history(user)
     )
-    by_player: dict[int, dict[str, Any]] = {}
-    for r in found:
-        by_player.setdefault(r.player_id, {})[r.game] = _rating_json(r.mu, r.sigma, r.matches)
     withdrawn = set(
         Registration.objects.filter(tournament=tournament, active=False).values_list("player_id", flat=True)
     )
@@ -260,19 +257,67 @@ def player_get(player_id: int) -> Player:
     return get_object_or_404(Player.objects.select_related("club"), pk=player_id)
 
 
-def player_ratings(player: Player) -> dict[str, Any]:
+def visible_history(user: Any) -> Q:
+    """The ratings history ``user`` may see: the rating after a match he may read (a published match, or
+    any match of a club he belongs to) or after a match of a tournament he may read (a published one).
+
+    A rating is shown as it stood after the last such match, so a match still unpublished neither
+    appears nor moves the number shown (issue 25). The value after a match that is shown includes what
+    came before it, as a rating does.
+    """
+    if user is not None and user.is_authenticated and user.is_superuser:
+        return Q()
+    visible = Q(match__published=True) | Q(match__tournament_table__round__tournament__published=True)
+    if user is not None and user.is_authenticated:
+        visible |= Q(match__club_id__in=Membership.objects.filter(user=user).values("club_id"))
+    return visible
+
+
+def _ratings_seen(players: Sequence[int], games: Sequence[str], visible: Q) -> dict[int, dict[str, Any]]:
+    """Each player's rating in each game, after the last match ``visible`` lets the reader see."""
+    seen = RatingHistory.objects.filter(visible, player_id__in=players, game__in=games)
+    last = {
+        (r["player_id"], r["game"]): (r["last"], r["n"])
+        for r in seen.values("player_id", "game").annotate(last=Max("match_id"), n=Count("id"))
+    }
+    rows = RatingHistory.objects.filter(
+        player_id__in=players, match_id__in={match for match, _ in last.values()}
+    )
+    out: dict[int, dict[str, Any]] = {}
+    for h in rows:
+        found = last.get((h.player_id, h.game))
+        if found is not None and found[0] == h.match_id:
+            out.setdefault(h.player_id, {})[h.game] = _rating_json(h.mu, h.sigma, found[1])
+    return out
+
+
+def player_ratings(player: Player, *, user: Any) -> dict[str, Any]:
     """A player's rating in each game he played, with its history (value and uncertainty after each
-    match, in match order)."""
+    match, in match order): only the matches ``user`` may see (:func:`visible_history`), the rating as it
+    stood after the last of them."""
+    history: dict[str, list[RatingHistory]] = {}
+    for h in RatingHistory.objects.filter(visible_history(user), player=player).order_by("game", "match_id"):
+        history.setdefault(h.game, []).append(h)
     games: dict[str, Any] = {}
-    for r in PlayerRating.objects.filter(player=player).order_by("game"):
-        games[r.game] = {**_rating_json(r.mu, r.sigma, r.matches), "history": []}
-    for h in RatingHistory.objects.filter(player=player).order_by("game", "match_id"):
-        if h.game in games:
-            games[h.game]["history"].append({"match": h.match_id, **_rating_json(h.mu, h.sigma, 0)})
-    for g in games.values():
-        for item in g["history"]:
-            item.pop("matches")
+    for game, points in history.items():
+        now = points[-1]
+        games[game] = {
+            **_rating_json(now.mu, now.sigma, len(points)),
+            "history": [
+                {
+                    "match": h.match_id,
+                    "mu": round(h.mu, 4),
+                    "sigma": round(h.sigma, 4),
+                    "ordinal": _ordinal(h),
+                }
+                for h in points
+            ],
+        }
     return {"player": player.pk, "name": player.name, "club": player.club_id, "games": games}
+
+
+def _ordinal(h: RatingHistory) -> float:
+    return round(ratings.ordinal((h.mu, h.sigma)), 4)
 
 
 def tournament_audit(tournament: Tournament) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -90,6 +90,15 @@ def _check_game_options(games: Sequence[str], options: Any) -> dict[str, dict[st
                 "tournament.game_options",
                 gettext("{game!r} is not one of this tournament's games").format(game=game),
                 field="game_options",
+            )
+        if not isinstance(values, Mapping):
+            # A list, a text, a number or null where the game's options go: not an object of options.
+            raise Invalid(
+                "tournament.game_options",
+                gettext("{game}: the options are an object of option names and values").format(
+                    game=words.game(game)
+                ),
+                field=f"game_options.{game}",
             )
         try:
             ruleset = get_game(game).ruleset
@@ -567,16 +576,22 @@ def player_join(
         raise Invalid("player.name", gettext("a name has at most {n} characters").format(n=120), field="name")
     if "\x00" in name:
         raise Invalid("player.name", gettext("a name cannot hold the NUL character"), field="name")
+    exists = Refused(
+        "player.exists",
+        gettext("{player} is already a player of the club: register him from the list").format(player=name),
+        field="name",
+    )
     with transaction.atomic():
         if Player.objects.filter(club_id=tournament.club_id, name__iexact=name).exists():
-            raise Refused(
-                "player.exists",
-                gettext("{player} is already a player of the club: register him from the list").format(
-                    player=name
-                ),
-                field="name",
-            )
-        player = Player.objects.create(club_id=tournament.club_id, name=name)
+            raise exists
+        # The lookup above misses a walk-in of the same name entered at the same moment: the constraint
+        # (any case) is what decides. On PostgreSQL the second insert waits for the first transaction,
+        # then fails here if it committed; the first one entered is the player, the other is told so.
+        try:
+            with transaction.atomic():
+                player = Player.objects.create(club_id=tournament.club_id, name=name)
+        except IntegrityError:
+            raise exists from None
         return player_register(
             tournament=tournament, player=player, expected_version=expected_version, actor=actor
         )

@@ -6,7 +6,6 @@ module is still loading.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from django.utils.translation import gettext
@@ -15,10 +14,9 @@ from rest_framework import exceptions, parsers, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
-from rest_framework.views import APIView
 
 from common.safejson import SafeJSONParser
+from common.throttles import LOGIN_THROTTLES
 
 
 def refuse_unknown_keys(data: dict[str, Any], known: Any) -> None:
@@ -30,29 +28,6 @@ def refuse_unknown_keys(data: dict[str, Any], known: Any) -> None:
             {name: [gettext("unknown field {name!r}").format(name=name)] for name in unknown},
             code="unknown_field",
         )
-
-
-class LoginAddressThrottle(SimpleRateThrottle):
-    """Sign-ins and token requests from one address (the ``login`` rate)."""
-
-    scope = "login"
-
-    def get_cache_key(self, request: Request, view: APIView) -> str | None:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
-
-class LoginNameThrottle(SimpleRateThrottle):
-    """Sign-ins and token requests for one user name, wherever they come from (the ``login_name``
-    rate): a password guessed from many addresses is slowed down as much as from one."""
-
-    scope = "login_name"
-
-    def get_cache_key(self, request: Request, view: APIView) -> str | None:
-        name = request.data.get("username") if hasattr(request.data, "get") else None
-        if not isinstance(name, str) or not name:
-            return None
-        digest = hashlib.sha256(name.strip().casefold().encode()).hexdigest()
-        return self.cache_format % {"scope": self.scope, "ident": digest}
 
 
 class TokenRequestSerializer(serializers.Serializer[Any]):
@@ -69,7 +44,7 @@ class TokenApi(ObtainAuthToken):
     spent; a body that cannot be read is a 400, never a 500."""
 
     parser_classes = (SafeJSONParser, parsers.FormParser, parsers.MultiPartParser)
-    throttle_classes = (LoginAddressThrottle, LoginNameThrottle)
+    throttle_classes = LOGIN_THROTTLES
 
     @extend_schema(
         operation_id="token_create",

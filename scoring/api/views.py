@@ -212,6 +212,16 @@ class StrictIntegerField(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A boolean as the schema says one is: JSON ``true`` or ``false`` (DRF's own also takes 0, 1, "yes",
+    "on" and the like, so that ``"published": 0`` was read as false)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 def id_field(**kwargs: Any) -> serializers.IntegerField:
     """An id, number or version in a request: what the database holds (common/converters.py), so
     that the schema's bounds are the service's own."""
@@ -362,7 +372,7 @@ class MatchListCreateApi(MatchApi):
             choices=Match.Direction.choices, default=Match.Direction.ANTICLOCKWISE
         )
         title = serializers.CharField(default="", allow_blank=True, max_length=120)
-        published = serializers.BooleanField(default=False)
+        published = StrictBooleanField(default=False)
         scorers = serializers.ListField(
             child=serializers.SlugRelatedField(
                 slug_field="username", queryset=get_user_model().objects.all()
@@ -400,7 +410,7 @@ class MatchDetailUpdateApi(MatchApi):
             ref_name = "MatchUpdateInput"
 
         title = serializers.CharField(required=False, allow_blank=True, max_length=120)
-        published = serializers.BooleanField(required=False)
+        published = StrictBooleanField(required=False)
         scorers = serializers.ListField(
             child=serializers.SlugRelatedField(
                 slug_field="username", queryset=get_user_model().objects.all()
@@ -706,7 +716,7 @@ class RecordImportApi(MatchApi):
         club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), pk_field=id_field())
         record = JSONObjectField(help_text="a hand or match record")
         title = serializers.CharField(default="", allow_blank=True, max_length=120)
-        published = serializers.BooleanField(default=False)
+        published = StrictBooleanField(default=False)
 
     @extend_schema(
         operation_id="record_import",

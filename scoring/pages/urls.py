@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 import common.converters  # noqa: F401  (registers <id:...>)
-from scoring.pages import views
+from scoring.pages import signin, views
 
 app_name = "pages"
 
@@ -13,7 +13,7 @@ hand = "matches/<id:match_id>/hands/<id:number>/"
 urlpatterns = [
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(template_name="scoring/login.html", next_page="pages:club-list"),
+        signin.SignInView.as_view(),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),

@@ -8,6 +8,11 @@ from typing import Any
 
 from .errors import InvalidOptions, _, literal
 
+# The largest whole number any option takes unless it names its own ``maximum``: far above any target,
+# stake, chip count or number of deals a club agrees on, and small enough that no score built on it
+# leaves the numbers the database and the clients hold exactly.
+WHOLE_MAX = 10_000
+
 
 @dataclass(frozen=True)
 class Option:
@@ -20,6 +25,7 @@ class Option:
     choices: tuple[Any, ...] | None = None
     kind: type | None = None  # when no choices: the value's type (bool, int, str)
     minimum: int | None = None
+    maximum: int | None = None  # None: WHOLE_MAX for a whole number
     nullable: bool = False  # None is allowed too ("no limit", "not used")
 
     def check(self, value: Any) -> Any:
@@ -67,6 +73,15 @@ class Option:
                 field=self.name,
                 option=self.name,
                 minimum=self.minimum,
+            )
+        maximum = self.maximum if self.maximum is not None else WHOLE_MAX
+        if kind is int and value > maximum:
+            raise InvalidOptions(
+                "options.invalid",
+                _("option '{option}' must be at most {maximum}"),
+                field=self.name,
+                option=self.name,
+                maximum=maximum,
             )
         return value
 

@@ -1,6 +1,10 @@
 """Browser tests: Playwright driving Debian's chromium (no browser download), against pytest-django's live
 server. Skipped, saying why, where chromium or Playwright is missing; `make test` and `.ci/run` install
-both. Screenshots of each step go to ``e2e-artifacts/`` (kept by CI)."""
+both. Screenshots of each step go to ``e2e-artifacts/`` (kept by CI).
+
+The pages run under the site's Content-Security-Policy, which refuses ``eval``: a predicate given to
+``page.wait_for_function`` is written as a function (``"() => …"``), which Playwright does not eval, not
+as a bare expression, which it does."""
 
 from __future__ import annotations
 

@@ -145,7 +145,7 @@ def test_the_language_switch_turns_the_pages_into_italian_and_french(signed_in: 
 
     page.select_option("header.site select[name=language]", "it")
 
-    page.wait_for_function("document.documentElement.lang === 'it'")
+    page.wait_for_function("() => document.documentElement.lang === 'it'")
     shot(page, "language-it")
     assert page.url.endswith(f"/matches/{match['id']}/hands/1/")  # back on the same page
     assert "Partite" in page.inner_text("header.site nav")
@@ -153,7 +153,7 @@ def test_the_language_switch_turns_the_pages_into_italian_and_french(signed_in: 
 
     page.select_option("header.site select[name=language]", "fr")
 
-    page.wait_for_function("document.documentElement.lang === 'fr'")
+    page.wait_for_function("() => document.documentElement.lang === 'fr'")
     shot(page, "language-fr")
     assert "Parties" in page.inner_text("header.site nav")
     page.goto(f"/matches/{match['id']}/")

@@ -49,7 +49,7 @@ def test_a_hand_is_recorded_one_tap_a_card_on_a_phone(signed_in: Callable[[Any],
         button.click()
         taps += 1
         page.wait_for_function(
-            f"document.getElementById('table-root').dataset.version > {version}", timeout=10_000
+            f"() => document.getElementById('table-root').dataset.version > {version}", timeout=10_000
         )
         waits.append(time.perf_counter() - started)
         if n == 3:
@@ -89,7 +89,7 @@ def test_without_the_deal_the_unseen_cards_fit_the_screen_too(
         assert box is not None, f"move {n + 1} ({move}) is not offered"
         assert box["y"] + box["height"] <= PHONE["height"], f"move {n + 1} ({move}) is off the screen"
         button.click()
-        page.wait_for_function(f"document.getElementById('table-root').dataset.version > {version}")
+        page.wait_for_function(f"() => document.getElementById('table-root').dataset.version > {version}")
 
     assert page.evaluate("window.__same_page") is True
     assert Hand.objects.get(pk=hand.pk).version == hand.version + 12
@@ -141,7 +141,9 @@ def test_a_move_recorded_on_another_device_appears_by_itself(signed_in: Callable
 
     service_record(hand, played.moves[1:2], people.director)  # the director's phone, meanwhile
 
-    page.wait_for_function("document.getElementById('table-root').dataset.version === '2'", timeout=10_000)
+    page.wait_for_function(
+        "() => document.getElementById('table-root').dataset.version === '2'", timeout=10_000
+    )
     assert page.evaluate("window.__same_page") is True
     assert page.locator(f"#table-root button[value='{_json(played.moves[2])}']").count() == 1
     shot(page, "table-phone-followed")

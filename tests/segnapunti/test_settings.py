@@ -178,12 +178,23 @@ def test_a_malformed_variable_stops_start_up() -> None:
     assert "DEBUG='sometimes' is not a boolean" in done.stderr
 
 
-def test_the_throttles_count_in_a_shared_redis_cache_when_one_is_named() -> None:
+def test_the_throttles_count_in_the_database_or_in_redis_when_one_is_named() -> None:
     backend = "s.CACHES['default']['BACKEND']"
     local = load_settings(backend, DEBUG="true")
     shared = load_settings(backend, DEBUG="true", CACHE_URL="redis://127.0.0.1:6379/2")
     wrong = load_settings(backend, DEBUG="true", CACHE_URL="memcached://x")
 
-    assert local.stdout.strip().endswith("LocMemCache")
+    assert local.stdout.strip().endswith("DatabaseCache")  # shared by every process, not each its own
     assert shared.stdout.strip().endswith("RedisCache")
     assert wrong.returncode != 0 and "is not a Redis URL" in wrong.stderr
+
+
+def test_only_the_loopback_is_a_trusted_proxy_unless_told_and_a_bad_one_stops_start_up() -> None:
+    proxies = "s.TRUSTED_PROXIES"
+    default = load_settings(proxies, DEBUG="true")
+    chosen = load_settings(proxies, DEBUG="true", TRUSTED_PROXIES="10.0.0.0/8, 192.0.2.1")
+    wrong = load_settings(proxies, DEBUG="true", TRUSTED_PROXIES="10.0.0.0/33")
+
+    assert default.stdout.strip().endswith("['127.0.0.1', '::1']")
+    assert chosen.stdout.strip().endswith("['10.0.0.0/8', '192.0.2.1']")
+    assert wrong.returncode != 0 and "TRUSTED_PROXIES" in wrong.stderr

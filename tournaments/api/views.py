@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 
 from clubs.models import Club, Player
 from common.api import VERSIONED_ERRORS, WRITE_ERRORS, ErrorSerializer
-from scoring.api.views import GameNameField, id_field, validated
+from scoring.api.views import GameNameField, StrictBooleanField, id_field, validated
 from tournaments import permissions, selectors, services
 from tournaments.models import Tournament
 from tournaments.plan.standings import METRICS, SCORING_METHODS
@@ -228,7 +228,9 @@ class TournamentListCreateApi(TournamentApi):
         kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default=Tournament.Kind.TOURNAMENT)
         games = serializers.ListField(child=GameNameField(max_length=30), min_length=1, max_length=10)
         game_options = serializers.DictField(
-            default=dict, help_text="options per game: {game: {option: value}}"
+            child=serializers.DictField(),
+            default=dict,
+            help_text="options per game: {game: {option: value}}",
         )
         scoring = serializers.ChoiceField(choices=list(SCORING_METHODS), default="natural")
         tiebreaks = serializers.ListField(
@@ -251,7 +253,7 @@ class TournamentListCreateApi(TournamentApi):
             default=Tournament.TressetteTables.MIXED,
             help_text="Tressette's tables: 4 in pairs or 3 alone as the count needs (mixed), pairs or solo",
         )
-        published = serializers.BooleanField(default=False)
+        published = StrictBooleanField(default=False)
         scorers = serializers.ListField(child=_user_field(), default=list)
 
     @extend_schema(
@@ -306,7 +308,11 @@ class TournamentDetailUpdateApi(TournamentApi):
             default="", allow_blank=True, max_length=2000, help_text="required once round 1 is open"
         )
         name = serializers.CharField(required=False, max_length=120)
-        game_options = serializers.DictField(required=False)
+        game_options = serializers.DictField(
+            child=serializers.DictField(),
+            required=False,
+            help_text="options per game: {game: {option: value}}",
+        )
         scoring = serializers.ChoiceField(choices=list(SCORING_METHODS), required=False)
         tiebreaks = serializers.ListField(
             child=serializers.ChoiceField(choices=list(METRICS)), required=False
@@ -367,7 +373,7 @@ class TournamentPublishApi(TournamentApi):
         class Meta:
             ref_name = "TournamentPublishInput"
 
-        published = serializers.BooleanField(default=True)
+        published = StrictBooleanField(default=True)
 
     @extend_schema(
         operation_id="tournament_publish",
@@ -391,7 +397,7 @@ class RegistrationListCreateApi(TournamentApi):
             ref_name = "RegistrationInput"
 
         player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), pk_field=id_field())
-        guest = serializers.BooleanField(default=False, help_text="a player of another club")
+        guest = StrictBooleanField(default=False, help_text="a player of another club")
 
     @extend_schema(operation_id="registration_list", responses=RegistrationSerializer(many=True))
     def get(self, request: Request, tournament_id: int) -> Response:
@@ -532,7 +538,7 @@ class StandingsApi(TournamentApi):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         """The standings, with why each row is below the one above, notes on tables and ratings."""
-        return Response(selectors.standings(self.get_tournament(tournament_id)))
+        return Response(selectors.standings(self.get_tournament(tournament_id), user=request.user))
 
 
 class StandingsWhatifApi(TournamentApi):
@@ -595,7 +601,7 @@ class StandingsExportApi(TournamentApi):
         """The standings as a file to download: CSV (the default) or JSON."""
         tournament = self.get_tournament(tournament_id)
         fmt = request.accepted_renderer.format
-        response = Response(selectors.standings(tournament))
+        response = Response(selectors.standings(tournament, user=request.user))
         response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.{fmt}"'
         return response
 
@@ -640,4 +646,4 @@ class PlayerRatingsApi(APIView):
     def get(self, request: Request, player_id: int) -> Response:
         """The player's rating in each game (openskill: mu, sigma, ordinal = mu - 3 sigma) and its history
         after each match."""
-        return Response(selectors.player_ratings(selectors.player_get(player_id)))
+        return Response(selectors.player_ratings(selectors.player_get(player_id), user=request.user))

@@ -65,7 +65,7 @@ def standings_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = selectors.tournament_get(tournament_id)
     if (denied := readable_or_denied(request, tournament)) is not None:
         return denied
-    data = selectors.standings(tournament)
+    data = selectors.standings(tournament, user=request.user)
     keys = [k for k in data["precedence"] if k != "lot"]
     reasons = selectors.abandon_reasons(tournament) if data["notes"] else {}
     columns = display.metric_columns(keys)
@@ -115,7 +115,7 @@ def live_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = selectors.tournament_get(tournament_id)
     if (denied := readable_or_denied(request, tournament)) is not None:
         return denied
-    return render(request, "tournaments/live.html", _live(tournament))
+    return render(request, "tournaments/live.html", _live(tournament, request.user))
 
 
 def live_board(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -123,11 +123,11 @@ def live_board(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = selectors.tournament_get(tournament_id)
     if (denied := readable_or_denied(request, tournament)) is not None:
         return denied
-    return render(request, "tournaments/_live_board.html", _live(tournament))
+    return render(request, "tournaments/_live_board.html", _live(tournament, request.user))
 
 
-def _live(tournament: Tournament) -> dict[str, Any]:
-    data = selectors.standings(tournament)
+def _live(tournament: Tournament, user: Any) -> dict[str, Any]:
+    data = selectors.standings(tournament, user=user)
     keys = [k for k in data["precedence"] if k != "lot"][:LIVE_COLUMNS]
     rnd = selectors.round_latest(tournament)
     return {
@@ -150,7 +150,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     page = Paginator(selectors.player_matches(player, readable_matches), HISTORY_PAGE).get_page(
         request.GET.get("page")
     )
-    rated = selectors.player_ratings(player)
+    rated = selectors.player_ratings(player, user=request.user)
     return render(
         request,
         "tournaments/player.html",

@@ -11,9 +11,12 @@ from io import StringIO
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
+from django.test import RequestFactory
 
+from common.throttles import LoginNameThrottle
 from scoring.log import chain, store
 from scoring.log.events import HandStarted
 from tests.scoring.api_support import People, open_match, play, service_record
@@ -170,3 +173,13 @@ def test_grant_app_role_takes_the_role_from_the_service_s_database_url() -> None
     assert f"{ROLE}: " in out.getvalue()
     with pytest.raises(CommandError, match="name the role"):
         call_command("grant_app_role", "--user-of", "postgres://127.0.0.1/club", stdout=StringIO())
+
+
+def test_the_app_role_counts_sign_ins_in_the_database_cache(as_app_role: None) -> None:
+    """The throttles count in the cache table (issue 25): the service's role reads, writes, updates and
+    culls it."""
+    request = RequestFactory().post("/accounts/login/", {"username": "mario", "password": "x"})
+    answers = [LoginNameThrottle().allow_request(request, None) for _ in range(11)]  # type: ignore[arg-type]
+    cache.clear()
+
+    assert answers == [True] * 10 + [False]
