@@ -99,6 +99,7 @@ COVERED: list[tuple[str, str]] = [
     ),
     (r"make worker", "test_the_workers_start_as_written"),
     (r"\.venv/bin/python manage\.py replay FILE", "test_the_record_commands_run_as_written"),
+    (r"\.venv/bin/python manage\.py rescore FILE --options .*", "test_the_record_commands_run_as_written"),
     (r"\.venv/bin/python manage\.py seating_plan .*", "test_the_record_commands_run_as_written"),
     (r"manage\.py verify_log", "test_the_record_commands_run_as_written"),
     (r"manage\.py check --deploy", "test_make_serve_in_production_as_written"),
@@ -298,6 +299,14 @@ def test_the_record_commands_run_as_written(copy: Path, tmp_path: Path) -> None:
     assert "tressette" in replay.stdout.lower()
     piped = run(".venv/bin/python manage.py replay -", copy, env, stdin=(copy / example).read_text())
     assert piped.returncode == 0 and piped.stdout == replay.stdout
+
+    what_if = run(
+        readme_line(r"\.venv/bin/python manage\.py rescore FILE --options .*").replace("FILE", example),
+        copy,
+        env,
+    )
+    assert what_if.returncode == 0, what_if.stderr
+    assert '"what_if": true' in what_if.stdout and '"rounding"' in what_if.stdout
 
     seating = run(readme_line(r"\.venv/bin/python manage\.py seating_plan .*"), copy, env)
     assert seating.returncode == 0, seating.stderr
