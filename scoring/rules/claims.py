@@ -77,12 +77,22 @@ class Rules:
 
     def __post_init__(self) -> None:
         n = len(self.cards)
+        for i in range(1, n):
+            if (self.suit[i - 1], self.rank[i - 1]) >= (self.suit[i], self.rank[i]):
+                raise AssertionError("the live cards are numbered by suit, then rank from low to high")
         suits = sorted(set(self.suit))
         self.suit_mask = {s: sum(1 << i for i in range(n) if self.suit[i] == s) for s in suits}
-        # The cards of each suit from low to high (ties cannot happen within a suit).
-        self.in_order = {
-            s: sorted((i for i in range(n) if self.suit[i] == s), key=lambda i: self.rank[i]) for s in suits
-        }
+        # Each suit's cards are a run of bits: its offset, width and full mask.
+        self.spans = tuple(
+            (s, (m & -m).bit_length() - 1, (m >> ((m & -m).bit_length() - 1)))
+            for s, m in self.suit_mask.items()
+        )
+        # A card's class: cards of one class and suit, next to each other among the live cards, are
+        # equivalent. Special cards are in a class of their own.
+        self.cls = tuple(
+            -1 - i if i in self.special or i in self.never_wins else self.weight[i] for i in range(n)
+        )
+        self.weighted = sum(1 << i for i in range(n) if self.weight[i])
         self.greedy = (
             self.per_trick >= 0
             and all(w >= 0 for w in self.weight)
@@ -90,6 +100,8 @@ class Rules:
             and self.last_bonus >= 0
             and self.gain is None
         )
+        # Strength against a lead: trumps above everything, the suit led next, the rest nothing.
+        self.fu = next(iter(self.never_wins), -1)
 
 
 @dataclass
@@ -118,7 +130,7 @@ def bits(mask: int) -> list[int]:
 
 # ---- the search ---------------------------------------------------------------------------------------
 class Search:
-    """Zero-window searches over one position, sharing their tables.
+    """Zero-window searches over one position, sharing their transposition table.
 
     ``careless``: every player minimises the side's result (the claimer's side may play any card).
     """
@@ -130,22 +142,49 @@ class Search:
         self.deadline = deadline
         self.counter = counter
         self.table: dict[Any, tuple[int, int]] = {}
-        r = self.rules
-        self.bit_weight = r.weight
-        self.pos_weight = [max(w, 0) for w in r.weight]
-        self.neg_weight = [min(w, 0) for w in r.weight]
+        self.side = pos.side
+        self.seats = pos.seats
+        self._pext: dict[tuple[int, int], int] = {}
+        self._sig: dict[tuple[int, int], tuple[int, ...]] = {}
 
-    # -- bounds of the rest, whatever is played
-    def _range(self, hands: Sequence[int], trick_no: int, left: int) -> tuple[int, int]:
+    # -- the table's key: hands with ranks made relative to the live cards of each suit
+    def key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
         r = self.rules
-        if r.gain is not None:
-            return -(10**6), 10**6
         live = 0
         for h in hands:
             live |= h
+        parts: list[Any] = [leader, memory, extra]
+        pext = self._pext
+        for s, off, full in r.spans:
+            ls = (live >> off) & full
+            if not ls:
+                continue
+            sig = self._sig.get((s, ls))
+            if sig is None:
+                sig = self._sig[(s, ls)] = (s, *(r.cls[off + b] for b in bits(ls)))
+            parts.append(sig)
+            for h in hands:
+                hs = (h >> off) & full
+                packed = pext.get((hs, ls))
+                if packed is None:
+                    packed, k = 0, 0
+                    for b in bits(ls):
+                        if hs >> b & 1:
+                            packed |= 1 << k
+                        k += 1
+                    pext[(hs, ls)] = packed
+                parts.append(packed)
+        return tuple(parts)
+
+    # -- bounds of the rest, whatever is played
+    def _range(self, live: int, trick_no: int, left: int) -> tuple[int, int]:
+        r = self.rules
+        if r.gain is not None:
+            return -(10**6), 10**6
         lo = hi = 0
-        for i in bits(live):
-            w = r.weight[i]
+        weight = r.weight
+        for i in bits(live & r.weighted):
+            w = weight[i]
             if w > 0:
                 hi += w
             else:
@@ -162,43 +201,43 @@ class Search:
         """Tricks, and their worth (a lower bound), that the leader's side can cash one after the other with
         masters: cards above every card of their suit held by the other side."""
         r = self.rules
-        side = self.pos.side if leader in self.pos.side else frozenset(range(self.pos.seats)) - self.pos.side
+        # Every other hand counts as an opponent here, partners too: a partner who overtakes takes the lead,
+        # and the masters left behind may never be led.
         mine = hands[leader]
         theirs = 0
-        for s in range(self.pos.seats):
-            if s not in side:
+        for s in range(self.seats):
+            if s != leader:
                 theirs |= hands[s]
+        trump_mask = r.suit_mask.get(r.trump, 0) if r.trump is not None else 0
+        ruffers = [hands[s] for s in range(self.seats) if s != leader and hands[s] & trump_mask]
         plans: list[tuple[int, int]] = []
-        for suit, order in r.in_order.items():
-            held = mine & r.suit_mask[suit]
-            if not held:
+        weight = r.weight
+        for s, off, full in r.spans:
+            held = (mine >> off) & full
+            if not held or s == _FU_SUIT:
                 continue
-            top_theirs = -1
-            for i in order:
-                if theirs >> i & 1:
-                    top_theirs = r.rank[i]
-            masters = [i for i in order if held >> i & 1 and r.rank[i] > top_theirs and i not in r.never_wins]
+            top = ((theirs >> off) & full).bit_length()  # their highest card's place + 1, or 0
+            masters = held >> top
             if not masters:
                 continue
-            count = len(masters)
-            if r.trump is not None and suit != r.trump:
-                trumps = r.suit_mask[r.trump]
-                for s in range(self.pos.seats):
-                    if s not in side and hands[s] & trumps:
-                        count = min(count, (hands[s] & r.suit_mask[suit]).bit_count())
-            masters.sort(key=lambda i: -r.weight[i])
-            plans.append((count, sum(r.weight[i] for i in masters[:count])))
+            count = masters.bit_count()
+            if ruffers and s != r.trump:
+                for h in ruffers:
+                    count = min(count, ((h >> off) & full).bit_count())
+                if not count:
+                    continue
+            worths = sorted((weight[off + top + b] for b in bits(masters)), reverse=True)
+            plans.append((count, sum(worths[:count])))
         if not plans:
             return 0, 0
-        if r.trump is None or not any(hands[s] & r.suit_mask.get(r.trump, 0) for s in range(self.pos.seats)
-                                      if s not in side):
-            count = min(sum(c for c, _w in plans), left)
-            worth = sum(w for _c, w in plans)
+        if not ruffers:
+            count, worth = sum(c for c, _w in plans), sum(w for _c, w in plans)
         else:
             count, worth = max(plans)
-        count = min(count, left)
-        worth += count * r.per_trick + (r.last_bonus if count == left else 0)
-        return count, worth
+        if count >= left:
+            count = left
+            worth += r.last_bonus
+        return count, worth + count * r.per_trick
 
     # -- the zero-window test
     def test(self, need: int) -> bool:
@@ -210,18 +249,21 @@ class Search:
                need: int) -> bool:
         if left == 0:
             return need <= 0
-        key = (tuple(hands), leader, memory, extra)
+        key = self.key(hands, leader, memory, extra)
         found = self.table.get(key)
         if found is None:
-            lo, hi = self._range(hands, trick_no, left)
+            live = 0
+            for h in hands:
+                live |= h
+            lo, hi = self._range(live, trick_no, left)
             if self.rules.greedy:
                 count, worth = self._sure(hands, leader, left)
                 if count:
-                    if leader in self.pos.side:
+                    if leader in self.side:
                         if not self.careless:
                             lo = max(lo, worth)
                     else:
-                        hi = min(hi, hi - worth)
+                        hi = hi - worth
         else:
             lo, hi = found
         if lo >= need:
@@ -230,9 +272,9 @@ class Search:
             return False
         result = self._play(hands, [], leader, trick_no, left, memory, extra, need)
         if result:
-            lo = max(lo, need)
+            lo = need
         else:
-            hi = min(hi, need - 1)
+            hi = need - 1
         self.table[key] = (lo, hi)
         return result
 
@@ -243,20 +285,19 @@ class Search:
         if counter[0] & 1023 == 0 and time.perf_counter() > self.deadline:
             raise OutOfTime
         r = self.rules
-        pos = self.pos
-        maximise = not self.careless and seat in pos.side
-        moves = self.moves(hands, trick, seat, memory)
+        maximise = not self.careless and seat in self.side
         hand = hands[seat]
-        for card in moves:
+        last = len(trick) == self.seats - 1
+        for card in self.moves(hands, trick, seat, memory):
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
-            if len(trick) == pos.seats:
+            if last:
                 winner = trick_winner(r, trick)
                 gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
                 new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
                 result = self._trick(hands, winner, trick_no + 1, left - 1, new_memory, new_extra, need - gain)
             else:
-                result = self._play(hands, trick, (seat + 1) % pos.seats, trick_no, left, memory, extra, need)
+                result = self._play(hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, need)
             trick.pop()
             hands[seat] = hand
             if result == maximise:
@@ -268,9 +309,11 @@ class Search:
         r = self.rules
         if r.gain is not None:
             return r.gain(trick, winner, left, extra)
-        if winner not in self.pos.side:
+        if winner not in self.side:
             return 0, extra
-        gain = r.per_trick + r.trick_bonus.get(trick_no, 0) + (r.last_bonus if left == 1 else 0)
+        gain = r.per_trick + (r.last_bonus if left == 1 else 0)
+        if r.trick_bonus:
+            gain += r.trick_bonus.get(trick_no, 0)
         weight = r.weight
         for _s, c in trick:
             gain += weight[c]
@@ -281,58 +324,82 @@ class Search:
         r = self.rules
         hand = hands[seat]
         legal = r.legal(memory, seat, hand, trick) if r.legal is not None else hand
+        if legal & (legal - 1) == 0:
+            return [legal.bit_length() - 1]
         live = 0
         for h in hands:
             live |= h
         for _s, c in trick:
             live |= 1 << c
+        cls, suit = r.cls, r.suit
         kept: list[int] = []
-        for suit, order in r.in_order.items():
-            mask = legal & r.suit_mask[suit]
-            if not mask:
+        prev = -1
+        m = legal
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            m ^= low
+            if (prev >= 0 and suit[prev] == suit[i] and cls[prev] == cls[i] and cls[i] >= 0
+                    and not live & ((1 << i) - (1 << (prev + 1)))):
+                prev = i  # the same run as the card kept before it
                 continue
-            previous = -1  # the last live card of the suit seen, if it is one of ours kept as a run
-            for i in order:
-                if not live >> i & 1:
-                    continue
-                if mask >> i & 1:
-                    if (previous >= 0 and r.weight[previous] == r.weight[i] and i not in r.special
-                            and previous not in r.special):
-                        previous = i  # same run: the run's representative stays the first card
-                        continue
-                    kept.append(i)
-                    previous = i
-                else:
-                    previous = -1
-        return self.order(kept, hands, trick, seat)
+            kept.append(i)
+            prev = i
+        if len(kept) < 2:
+            return kept
+        return self.order(kept, trick, seat)
 
-    def order(self, cards: list[int], hands: list[int], trick: list[tuple[int, int]], seat: int) -> list[int]:
-        if len(cards) < 2:
-            return cards
+    def order(self, cards: list[int], trick: list[tuple[int, int]], seat: int) -> list[int]:
         r = self.rules
-        on_side = seat in self.pos.side
-        want = r.greedy if not (self.careless and on_side) else not r.greedy
-        if not r.greedy and not on_side:
-            want = False  # the defence of a penalty claim ducks too, to leave the tricks to the claimer
+        on_side = seat in self.side
+        if r.greedy:
+            want = not (self.careless and on_side)
+        else:
+            want = self.careless and not on_side
+        rank, weight = r.rank, r.weight
         if not trick:
             # Leading: the strongest first when the trick is wanted, the weakest otherwise.
-            return sorted(cards, key=lambda c: (-r.rank[c] if want else r.rank[c], -r.weight[c]))
-        best_seat = trick_winner(r, trick) if trick else seat
-        best = next(c for s, c in trick if s == best_seat)
-        partner = (best_seat in self.pos.side) == on_side
-        def key(c: int) -> tuple[int, int]:
-            wins = beats(r, c, best, trick[0][1], trick)
-            if want and not partner:
-                return (0, r.rank[c]) if wins else (1, r.rank[c] - 100 * r.weight[c])
-            if want and partner:
-                return (1, r.rank[c]) if wins else (0, -100 * r.weight[c] + r.rank[c])
-            return (1, r.rank[c]) if wins else (0, -r.rank[c])
-        return sorted(cards, key=key)
+            if want:
+                return sorted(cards, key=lambda c: -rank[c])
+            return sorted(cards, key=lambda c: rank[c])
+        lead = led_card(r, trick)
+        if lead is None:
+            return cards
+        lead_suit, trump = r.suit[lead], r.trump
+        best_v, best_seat = -1, -1
+        for s, c in trick:
+            if c == r.fu:
+                continue
+            v = 1000 + rank[c] if r.suit[c] == trump else rank[c] if r.suit[c] == lead_suit else -1
+            if v > best_v:
+                best_v, best_seat = v, s
+        partner = (best_seat in self.side) == on_side
+        wins: list[int] = []
+        loses: list[int] = []
+        for c in cards:
+            v = -1 if c == r.fu else 1000 + rank[c] if r.suit[c] == trump else (
+                rank[c] if r.suit[c] == lead_suit else -1)
+            (wins if v > best_v else loses).append(c)
+        if want and not partner:
+            wins.sort(key=lambda c: rank[c])
+            loses.sort(key=lambda c: (weight[c], rank[c]))
+            return wins + loses
+        if want:
+            loses.sort(key=lambda c: (-weight[c], rank[c]))
+            wins.sort(key=lambda c: rank[c])
+            return loses + wins
+        loses.sort(key=lambda c: -rank[c])
+        wins.sort(key=lambda c: rank[c])
+        return loses + wins
+
+
+_FU_SUIT = 5
 
 
 def led_card(r: Rules, trick: Sequence[tuple[int, int]]) -> int | None:
+    fu = r.fu
     for _s, c in trick:
-        if c not in r.never_wins:
+        if c != fu:
             return c
     return None
 
@@ -341,40 +408,22 @@ def trick_winner(r: Rules, trick: Sequence[tuple[int, int]]) -> int:
     led = led_card(r, trick)
     if led is None:
         return trick[0][0]
-    lead_suit = r.suit[led]
+    lead_suit, trump, fu = r.suit[led], r.trump, r.fu
+    suit, rank = r.suit, r.rank
     best_seat, best = trick[0][0], -1
     for s, c in trick:
-        if c in r.never_wins:
+        if c == fu:
             continue
-        suit = r.suit[c]
-        if suit == r.trump:
-            v = 1000 + r.rank[c]
-        elif suit == lead_suit:
-            v = r.rank[c]
+        cs = suit[c]
+        if cs == trump:
+            v = 1000 + rank[c]
+        elif cs == lead_suit:
+            v = rank[c]
         else:
             continue
         if v > best:
             best_seat, best = s, v
     return best_seat
-
-
-def beats(r: Rules, c: int, best: int, led: int, trick: Sequence[tuple[int, int]]) -> bool:
-    if c in r.never_wins:
-        return False
-    lead = led_card(r, trick)
-    if lead is None:
-        return True
-    if best in r.never_wins:
-        return True
-
-    def value(x: int) -> int:
-        if r.suit[x] == r.trump:
-            return 1000 + r.rank[x]
-        if r.suit[x] == r.suit[lead]:
-            return r.rank[x]
-        return -1
-
-    return value(c) > value(best)
 
 
 # ---- the games ------------------------------------------------------------------------------------------
@@ -392,9 +441,11 @@ class Question:
     seat_of: Callable[[int], int] | None = None
 
 
-def _live_cards(deck_cards: Sequence[str], hands: Sequence[frozenset[str]]) -> tuple[str, ...]:
+def _live_cards(deck_cards: Sequence[str], hands: Sequence[frozenset[str]],
+                order: Callable[[str], tuple[int, int]]) -> tuple[str, ...]:
+    """The cards still in the hands, numbered by suit then rank (low to high)."""
     held = set().union(*hands)
-    return tuple(c for c in deck_cards if c in held)
+    return tuple(sorted((c for c in deck_cards if c in held), key=order))
 
 
 def _masks(cards: Sequence[str], hands: Sequence[frozenset[str]]) -> list[int]:
@@ -421,7 +472,7 @@ def _tressette(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozen
 
     seats = state.seats
     play = state.trickplay
-    cards = _live_cards(game.deck.cards, hands)
+    cards = _live_cards(game.deck.cards, hands, lambda c: (_SUIT_ID[suit_of(c)], t.ORDER.index(rank_of(c))))
     side = t.sides_of(seats)[t.side_of(seats, claim.seat)]
     left = state.hand_size - len(play.done)
     ref: list[Rules] = []
@@ -473,7 +524,7 @@ def _barbu(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozenset[
 
     spec = game.spec(state)
     play = state.trick_play
-    cards = _live_cards(game.deck.cards, hands)
+    cards = _live_cards(game.deck.cards, hands, lambda c: (_SUIT_ID[suit_of(c)], b.RANK_INDEX[rank_of(c)]))
     left = b.HAND_SIZE - len(play.done)
     seat = claim.seat
     trump = state.trump
@@ -544,9 +595,10 @@ def _ombre(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozenset[
     count = game.matador_count(state)
     order = ombre.layout(trump, natural=natural)
     play = state.tricks
-    cards = _live_cards(game.deck.cards, hands)
-    index = {c: i for i, c in enumerate(cards)}
     suits = ombre.effective_suits(trump)
+    cards = _live_cards(game.deck.cards, hands, lambda c: (
+        _SUIT_ID[suits[c]], len(order[suits[c]]) - order[suits[c]].index(c)))
+    index = {c: i for i, c in enumerate(cards)}
     suit = tuple(_SUIT_ID[suits[c]] for c in cards)
     rank = tuple(len(order[suits[c]]) - order[suits[c]].index(c) for c in cards)
     tid = _SUIT_ID["T"]
@@ -584,7 +636,8 @@ def _tarocchi(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozens
     from . import tarocchi as tr
 
     play = state.trickplay
-    cards = _live_cards(game.deck.cards, hands)
+    cards = _live_cards(game.deck.cards, hands, lambda c: (
+        _SUIT_ID[tr.card_suit(c)], -1 if c == tr.FU else tr._IN_SUIT[c]))
     index = {c: i for i, c in enumerate(cards)}
     suit = tuple(_SUIT_ID[tr.card_suit(c)] for c in cards)
     rank = tuple(-1 if c == tr.FU else tr._IN_SUIT[c] for c in cards)
@@ -834,7 +887,10 @@ def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
     pos = q.position
     best = Search(pos, careless=False, deadline=deadline, counter=counter)
     careless = Search(pos, careless=True, deadline=deadline, counter=counter)
-    lo, hi = best._range(pos.hands, pos.trick_no, pos.tricks_left)
+    live = 0
+    for h in pos.hands:
+        live |= h
+    lo, hi = best._range(live, pos.trick_no, pos.tricks_left)
     best_b = [lo, hi]
     care_b = [lo, hi]
     verdict = UNDECIDED
@@ -988,9 +1044,9 @@ def _pick(game: Game[Any], state: HandState, legal: list[Move], rng: random.Rand
         return rng.choice(trick_contracts) if trick_contracts else None
     if game.name in ("hombre_it", "lhombre") and calls:
         # Someone must play: the first to speak takes the lowest game, the others pass.
-        bids = [m for m in calls if m.call != "pass"]
-        passes = [m for m in calls if m.call == "pass"]
-        if bids and (not passes or rng.random() < 0.5):
+        bids = [m for m in calls if m.call not in ("pass", "passo", "passe")]
+        passes = [m for m in calls if m.call in ("pass", "passo", "passe")]
+        if bids and (not passes or rng.random() < 0.7):
             return bids[0]
         return passes[0] if passes else rng.choice(calls)
     exchanges = [m for m in legal if isinstance(m, Exchange)]
