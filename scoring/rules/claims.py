@@ -438,7 +438,7 @@ class Question:
     to_unit: Callable[[int], int]  # the internal value of the rest, in the claim's unit
     claimer: int
     side: tuple[int, ...]
-    seat_of: Callable[[int], int] | None = None
+    better: int = 1  # +1: more of the unit is better for the claimer; -1: less is (Barbù's Misère)
 
 
 def _live_cards(deck_cards: Sequence[str], hands: Sequence[frozenset[str]],
@@ -586,7 +586,8 @@ def _barbu(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozenset[
     ref.append(rules)
     pos = Position(rules, 4, _masks(cards, hands), play.current.leader, frozenset({seat}), len(play.done) + 1,
                    left)
-    return Question(pos, claimed, need, unit, to_unit, seat, (seat,))
+    return Question(pos, claimed, need, unit, to_unit, seat, (seat,),
+                    better=-1 if by_tricks and spec.per_trick < 0 else 1)
 
 
 def _ombre(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozenset[str]]) -> Question:
