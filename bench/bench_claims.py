@@ -49,8 +49,10 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=2.0)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    print(f"{'game':<11} {'tricks':>6} {'n':>5} {'mean':>8} {'p50':>8} {'p99':>8} {'max':>8} "
-          f"{'nodes':>8} {'max nodes':>9}  verdicts (ms)")
+    print(
+        f"{'game':<11} {'tricks':>6} {'n':>5} {'mean':>8} {'p50':>8} {'p99':>8} {'max':>8} "
+        f"{'nodes':>8} {'max nodes':>9}  verdicts (ms)"
+    )
     for key in args.games.split(","):
         name, seats = GAMES[key]
         game = get_game(name)
@@ -69,10 +71,13 @@ def main() -> None:
                 times.append((time.perf_counter() - start) * 1000)
                 nodes.append(answer["nodes"])
                 verdicts[answer["verdict"]] += 1
-            print(f"{key:<11} {tricks:>6} {len(times):>5} {statistics.fmean(times):>8.2f} "
-                  f"{percentile(times, 0.5):>8.2f} {percentile(times, 0.99):>8.2f} {max(times):>8.2f} "
-                  f"{statistics.fmean(nodes):>8.0f} {max(nodes):>9}  "
-                  + " ".join(f"{v}={c}" for v, c in sorted(verdicts.items())), flush=True)
+            print(
+                f"{key:<11} {tricks:>6} {len(times):>5} {statistics.fmean(times):>8.2f} "
+                f"{percentile(times, 0.5):>8.2f} {percentile(times, 0.99):>8.2f} {max(times):>8.2f} "
+                f"{statistics.fmean(nodes):>8.0f} {max(nodes):>9}  "
+                + " ".join(f"{v}={c}" for v, c in sorted(verdicts.items())),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -167,11 +167,10 @@ class Search:
                 hs = (h >> off) & full
                 packed = pext.get((hs, ls))
                 if packed is None:
-                    packed, k = 0, 0
-                    for b in bits(ls):
+                    packed = 0
+                    for k, b in enumerate(bits(ls)):
                         if hs >> b & 1:
                             packed |= 1 << k
-                        k += 1
                     pext[(hs, ls)] = packed
                 parts.append(packed)
         return tuple(parts)
@@ -242,11 +241,13 @@ class Search:
     # -- the zero-window test
     def test(self, need: int) -> bool:
         pos = self.pos
-        return self._trick(list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra,
-                           need)
+        return self._trick(
+            list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, need
+        )
 
-    def _trick(self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any,
-               need: int) -> bool:
+    def _trick(
+        self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, need: int
+    ) -> bool:
         if left == 0:
             return need <= 0
         key = self.key(hands, leader, memory, extra)
@@ -278,8 +279,17 @@ class Search:
         self.table[key] = (lo, hi)
         return result
 
-    def _play(self, hands: list[int], trick: list[tuple[int, int]], seat: int, trick_no: int, left: int,
-              memory: Any, extra: Any, need: int) -> bool:
+    def _play(
+        self,
+        hands: list[int],
+        trick: list[tuple[int, int]],
+        seat: int,
+        trick_no: int,
+        left: int,
+        memory: Any,
+        extra: Any,
+        need: int,
+    ) -> bool:
         counter = self.counter
         counter[0] += 1
         if counter[0] & 1023 == 0 and time.perf_counter() > self.deadline:
@@ -295,17 +305,22 @@ class Search:
                 winner = trick_winner(r, trick)
                 gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
                 new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
-                result = self._trick(hands, winner, trick_no + 1, left - 1, new_memory, new_extra, need - gain)
+                result = self._trick(
+                    hands, winner, trick_no + 1, left - 1, new_memory, new_extra, need - gain
+                )
             else:
-                result = self._play(hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, need)
+                result = self._play(
+                    hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, need
+                )
             trick.pop()
             hands[seat] = hand
             if result == maximise:
                 return result
         return not maximise
 
-    def trick_gain(self, trick: list[tuple[int, int]], winner: int, trick_no: int, left: int,
-                   extra: Any) -> tuple[int, Any]:
+    def trick_gain(
+        self, trick: list[tuple[int, int]], winner: int, trick_no: int, left: int, extra: Any
+    ) -> tuple[int, Any]:
         r = self.rules
         if r.gain is not None:
             return r.gain(trick, winner, left, extra)
@@ -339,8 +354,13 @@ class Search:
             low = m & -m
             i = low.bit_length() - 1
             m ^= low
-            if (prev >= 0 and suit[prev] == suit[i] and cls[prev] == cls[i] and cls[i] >= 0
-                    and not live & ((1 << i) - (1 << (prev + 1)))):
+            if (
+                prev >= 0
+                and suit[prev] == suit[i]
+                and cls[prev] == cls[i]
+                and cls[i] >= 0
+                and not live & ((1 << i) - (1 << (prev + 1)))
+            ):
                 prev = i  # the same run as the card kept before it
                 continue
             kept.append(i)
@@ -352,10 +372,9 @@ class Search:
     def order(self, cards: list[int], trick: list[tuple[int, int]], seat: int) -> list[int]:
         r = self.rules
         on_side = seat in self.side
-        if r.greedy:
-            want = not (self.careless and on_side)
-        else:
-            want = self.careless and not on_side
+        # Whether this player wants the trick: the side and the defence of a claim of tricks or card
+        # points both do (the side does not, playing carelessly); of a penalty claim, nobody does.
+        want = not (self.careless and on_side) if r.greedy else self.careless and not on_side
         rank, weight = r.rank, r.weight
         if not trick:
             # Leading: the strongest first when the trick is wanted, the weakest otherwise.
@@ -377,8 +396,13 @@ class Search:
         wins: list[int] = []
         loses: list[int] = []
         for c in cards:
-            v = -1 if c == r.fu else 1000 + rank[c] if r.suit[c] == trump else (
-                rank[c] if r.suit[c] == lead_suit else -1)
+            v = (
+                -1
+                if c == r.fu
+                else 1000 + rank[c]
+                if r.suit[c] == trump
+                else (rank[c] if r.suit[c] == lead_suit else -1)
+            )
             (wins if v > best_v else loses).append(c)
         if want and not partner:
             wins.sort(key=lambda c: rank[c])
@@ -441,8 +465,9 @@ class Question:
     better: int = 1  # +1: more of the unit is better for the claimer; -1: less is (Barbù's Misère)
 
 
-def _live_cards(deck_cards: Sequence[str], hands: Sequence[frozenset[str]],
-                order: Callable[[str], tuple[int, int]]) -> tuple[str, ...]:
+def _live_cards(
+    deck_cards: Sequence[str], hands: Sequence[frozenset[str]], order: Callable[[str], tuple[int, int]]
+) -> tuple[str, ...]:
     """The cards still in the hands, numbered by suit then rank (low to high)."""
     held = set().union(*hands)
     return tuple(sorted((c for c in deck_cards if c in held), key=order))
@@ -467,13 +492,19 @@ def _follow_legal(rules_ref: list[Rules]) -> Callable[[Any, int, int, list[tuple
 _SUIT_ID = {"S": 0, "H": 1, "D": 2, "C": 3, "T": 4, "F": 5}
 
 
-def _tressette(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozenset[str]]) -> Question:
+def _seat(claim: Claim) -> int:
+    if claim.seat is None:
+        raise AssertionError("a claim is a seat's move")
+    return claim.seat
+
+
+def _tressette(game: Any, state: Any, claim: Claim, hands: Sequence[frozenset[str]]) -> Question:
     from . import tressette as t
 
     seats = state.seats
     play = state.trickplay
     cards = _live_cards(game.deck.cards, hands, lambda c: (_SUIT_ID[suit_of(c)], t.ORDER.index(rank_of(c))))
-    side = t.sides_of(seats)[t.side_of(seats, claim.seat)]
+    side = t.sides_of(seats)[t.side_of(seats, _seat(claim))]
     left = state.hand_size - len(play.done)
     ref: list[Rules] = []
     suit = tuple(_SUIT_ID[suit_of(c)] for c in cards)
@@ -482,14 +513,16 @@ def _tressette(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozen
     if claim.split is None:
         rules = Rules(cards, suit, rank, (0,) * len(cards), None, per_trick=1, legal=_follow_legal(ref))
         ref.append(rules)
-        pos = Position(rules, seats, _masks(cards, hands), play.current.leader, frozenset(side),
-                       len(play.done) + 1, left)
-        return Question(pos, left, left, "tricks", lambda v: v, claim.seat, side)
-    claimed = claim.split[t.side_of(seats, claim.seat)]
+        pos = Position(
+            rules, seats, _masks(cards, hands), play.current.leader, frozenset(side), len(play.done) + 1, left
+        )
+        return Question(pos, left, left, "tricks", lambda v: v, _seat(claim), side)
+    claimed = claim.split[t.side_of(seats, _seat(claim))]
     units = game._units_by_seat(state)
     weight = tuple(t.UNITS.get(rank_of(c), 0) for c in cards)
     last = t.LAST_TRICK_UNITS if seed else 3
     if state.options["team_rounding"] == "per_player" and len(side) > 1:
+
         def points(u: int, last_won: bool) -> int:
             return (u + (t.LAST_TRICK_UNITS if last_won else 0) + 1) // 3 if seed else u // 3 + last_won
 
@@ -500,33 +533,43 @@ def _tressette(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozen
             u = extra[k]
             add = sum(weight[c] for _s, c in trick)
             delta = points(u + add, left_now == 1) - points(u, False)
-            return delta, (*extra[:k], (u + add) % 3, *extra[k + 1:])
+            return delta, (*extra[:k], (u + add) % 3, *extra[k + 1 :])
 
         rules = Rules(cards, suit, rank, weight, None, legal=_follow_legal(ref), gain=gain)
         ref.append(rules)
         base = sum(points(units[s], False) for s in side)
-        pos = Position(rules, seats, _masks(cards, hands), play.current.leader, frozenset(side),
-                       len(play.done) + 1, left, extra=tuple(units[s] % 3 for s in side))
-        return Question(pos, claimed, claimed - base, "points", lambda v: base + v, claim.seat, side)
+        pos = Position(
+            rules,
+            seats,
+            _masks(cards, hands),
+            play.current.leader,
+            frozenset(side),
+            len(play.done) + 1,
+            left,
+            extra=tuple(units[s] % 3 for s in side),
+        )
+        return Question(pos, claimed, claimed - base, "points", lambda v: base + v, _seat(claim), side)
     acc = sum(units[s] for s in side)
     rules = Rules(cards, suit, rank, weight, None, last_bonus=last, legal=_follow_legal(ref))
     ref.append(rules)
-    pos = Position(rules, seats, _masks(cards, hands), play.current.leader, frozenset(side),
-                   len(play.done) + 1, left)
+    pos = Position(
+        rules, seats, _masks(cards, hands), play.current.leader, frozenset(side), len(play.done) + 1, left
+    )
     if seed:
-        return Question(pos, claimed, 3 * claimed - 1 - acc, "points", lambda v: (acc + v + 1) // 3,
-                        claim.seat, side)
-    return Question(pos, claimed, 3 * claimed - acc, "points", lambda v: (acc + v) // 3, claim.seat, side)
+        return Question(
+            pos, claimed, 3 * claimed - 1 - acc, "points", lambda v: (acc + v + 1) // 3, _seat(claim), side
+        )
+    return Question(pos, claimed, 3 * claimed - acc, "points", lambda v: (acc + v) // 3, _seat(claim), side)
 
 
-def _barbu(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozenset[str]]) -> Question:
+def _barbu(game: Any, state: Any, claim: Claim, hands: Sequence[frozenset[str]]) -> Question:
     from . import barbu as b
 
     spec = game.spec(state)
     play = state.trick_play
     cards = _live_cards(game.deck.cards, hands, lambda c: (_SUIT_ID[suit_of(c)], b.RANK_INDEX[rank_of(c)]))
     left = b.HAND_SIZE - len(play.done)
-    seat = claim.seat
+    seat = _seat(claim)
     trump = state.trump
     suit = tuple(_SUIT_ID[suit_of(c)] for c in cards)
     rank = tuple(b.RANK_INDEX[rank_of(c)] for c in cards)
@@ -577,28 +620,41 @@ def _barbu(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozenset[
     else:
         weight = tuple(spec.card_penalties.get(c, 0) for c in cards)
         bonus = {n: v for n, v in spec.trick_penalties.items() if n > len(play.done)}
-        rules = Rules(cards, suit, rank, weight, trump_id, trick_bonus=bonus, legal=legal,
-                      special=frozenset({index[forced]}) if forced in index else frozenset())
+        rules = Rules(
+            cards,
+            suit,
+            rank,
+            weight,
+            trump_id,
+            trick_bonus=bonus,
+            legal=legal,
+            special=frozenset({index[forced]}) if forced in index else frozenset(),
+        )
         taken = {c for tr in play.done for c in tr.cards}
         rest = sum(v for c, v in spec.card_penalties.items() if c not in taken) + sum(bonus.values())
         claimed = rest if claim.split is None else claim.split[seat]
         unit, need, to_unit = "points", claimed, (lambda v: v)
     ref.append(rules)
-    pos = Position(rules, 4, _masks(cards, hands), play.current.leader, frozenset({seat}), len(play.done) + 1,
-                   left)
-    return Question(pos, claimed, need, unit, to_unit, seat, (seat,),
-                    better=-1 if by_tricks and spec.per_trick < 0 else 1)
+    pos = Position(
+        rules, 4, _masks(cards, hands), play.current.leader, frozenset({seat}), len(play.done) + 1, left
+    )
+    return Question(
+        pos, claimed, need, unit, to_unit, seat, (seat,), better=-1 if by_tricks and spec.per_trick < 0 else 1
+    )
 
 
-def _ombre(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozenset[str]]) -> Question:
+def _ombre(game: Any, state: Any, claim: Claim, hands: Sequence[frozenset[str]]) -> Question:
     trump = state.trump_suit()
     natural = game.natural(state)
     count = game.matador_count(state)
     order = ombre.layout(trump, natural=natural)
     play = state.tricks
     suits = ombre.effective_suits(trump)
-    cards = _live_cards(game.deck.cards, hands, lambda c: (
-        _SUIT_ID[suits[c]], len(order[suits[c]]) - order[suits[c]].index(c)))
+    cards = _live_cards(
+        game.deck.cards,
+        hands,
+        lambda c: (_SUIT_ID[suits[c]], len(order[suits[c]]) - order[suits[c]].index(c)),
+    )
     index = {c: i for i, c in enumerate(cards)}
     suit = tuple(_SUIT_ID[suits[c]] for c in cards)
     rank = tuple(len(order[suits[c]]) - order[suits[c]].index(c) for c in cards)
@@ -606,7 +662,8 @@ def _ombre(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozenset[
     mats = frozenset(index[m] for m in ombre.matadors(trump, count) if m in index)
     forceable = {
         i: sum(1 << index[f] for f in ombre.forceable(c, trump, count) if f in index)
-        for c, i in index.items() if suits[c] == "T"
+        for c, i in index.items()
+        if suits[c] == "T"
     }
     ref: list[Rules] = []
 
@@ -624,25 +681,26 @@ def _ombre(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozenset[
     rules = Rules(cards, suit, rank, (0,) * len(cards), tid, per_trick=1, legal=legal, special=mats)
     ref.append(rules)
     hombre = state.hombre
-    side = (hombre,) if claim.seat == hombre else tuple(s for s in range(3) if s != hombre)
+    side = (hombre,) if _seat(claim) == hombre else tuple(s for s in range(3) if s != hombre)
     split = game.claim_split(state, claim)
     claimed = sum(split[s] for s in side)
     left = len(hands[play.current.leader])
-    pos = Position(rules, 3, _masks(cards, hands), play.current.leader, frozenset(side), len(play.done) + 1,
-                   left)
-    return Question(pos, claimed, claimed, "tricks", lambda v: v, claim.seat, side)
+    pos = Position(
+        rules, 3, _masks(cards, hands), play.current.leader, frozenset(side), len(play.done) + 1, left
+    )
+    return Question(pos, claimed, claimed, "tricks", lambda v: v, _seat(claim), side)
 
 
-def _tarocchi(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozenset[str]]) -> Question:
+def _tarocchi(game: Any, state: Any, claim: Claim, hands: Sequence[frozenset[str]]) -> Question:
     from . import tarocchi as tr
 
     play = state.trickplay
-    cards = _live_cards(game.deck.cards, hands, lambda c: (
-        _SUIT_ID[tr.card_suit(c)], -1 if c == tr.FU else tr._IN_SUIT[c]))
+    cards = _live_cards(
+        game.deck.cards, hands, lambda c: (_SUIT_ID[tr.card_suit(c)], -1 if c == tr.FU else tr._IN_SUIT[c])
+    )
     index = {c: i for i, c in enumerate(cards)}
     suit = tuple(_SUIT_ID[tr.card_suit(c)] for c in cards)
     rank = tuple(-1 if c == tr.FU else tr._IN_SUIT[c] for c in cards)
-    weight = tuple(tr.value(c) for c in cards)
     options = state.options
     tid = _SUIT_ID["T"]
     plain = {_SUIT_ID[s]: s for s in tr.PLAIN}
@@ -694,7 +752,9 @@ def _tarocchi(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozens
         king_shown = False
         if lead in plain:
             king = named[("K", lead)]
-            king_shown = (king >= 0 and any(c == king for _s, c in trick)) or (scope_rest and lead in memory[1])
+            king_shown = (king >= 0 and any(c == king for _s, c in trick)) or (
+                scope_rest and lead in memory[1]
+            )
         mine = hand & r.suit_mask.get(lead, 0)
         trumps = hand & r.suit_mask.get(tid, 0)
         best_trump = -1
@@ -716,11 +776,14 @@ def _tarocchi(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozens
                     continue
                 if lead != tid and must_trump and r.suit[c] != tid and trumps:
                     continue
-                if r.suit[c] == tid and overtrump and best_trump >= 0:
-                    if r.rank[c] <= r.rank[best_trump] and any(
-                        r.rank[x] > r.rank[best_trump] for x in bits(trumps)
-                    ):
-                        continue
+                if (
+                    r.suit[c] == tid
+                    and overtrump
+                    and best_trump >= 0
+                    and r.rank[c] <= r.rank[best_trump]
+                    and any(r.rank[x] > r.rank[best_trump] for x in bits(trumps))
+                ):
+                    continue
                 out |= 1 << c
                 continue
             if ob >= 0:
@@ -729,7 +792,11 @@ def _tarocchi(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozens
                 continue
             if overtrump:
                 beat = best_trump if lead == tid else (best_plain if best_trump < 0 else -1)
-                if beat >= 0 and r.rank[c] <= r.rank[beat] and any(r.rank[x] > r.rank[beat] for x in bits(mine)):
+                if (
+                    beat >= 0
+                    and r.rank[c] <= r.rank[beat]
+                    and any(r.rank[x] > r.rank[beat] for x in bits(mine))
+                ):
                     continue
             out |= 1 << c
         return out
@@ -749,15 +816,33 @@ def _tarocchi(game: Game[Any], state: Any, claim: Claim, hands: Sequence[frozens
         return opened, kings
 
     special = frozenset({fu} if fu >= 0 else set()) | frozenset(i for i in named.values() if i >= 0)
-    rules = Rules(cards, suit, rank, (0,) * len(cards), tid, per_trick=1, legal=legal, after_trick=after,
-                  special=special, never_wins=frozenset({fu} if fu >= 0 else set()))
+    rules = Rules(
+        cards,
+        suit,
+        rank,
+        (0,) * len(cards),
+        tid,
+        per_trick=1,
+        legal=legal,
+        after_trick=after,
+        special=special,
+        never_wins=frozenset({fu} if fu >= 0 else set()),
+    )
     ref.append(rules)
     opened, kings = tr._opened(play)
     memory = (frozenset(_SUIT_ID[s] for s in opened), frozenset(_SUIT_ID[s] for s in kings))
     left = tr.HAND_SIZE - len(play.done)
-    pos = Position(rules, 3, _masks(cards, hands), play.current.leader, frozenset({claim.seat}),
-                   len(play.done) + 1, left, memory=memory)
-    return Question(pos, left, left, "tricks", lambda v: v, claim.seat, (claim.seat,))
+    pos = Position(
+        rules,
+        3,
+        _masks(cards, hands),
+        play.current.leader,
+        frozenset({_seat(claim)}),
+        len(play.done) + 1,
+        left,
+        memory=memory,
+    )
+    return Question(pos, left, left, "tricks", lambda v: v, _seat(claim), (_seat(claim),))
 
 
 _BUILDERS = {
@@ -769,36 +854,45 @@ _BUILDERS = {
 }
 
 
-def question(game: Game[Any], state: HandState, claim: Claim,
-             hands: Sequence[Sequence[str]] | None = None) -> Question:
+def question(
+    game: Game[Any], state: HandState, claim: Claim, hands: Sequence[Sequence[str]] | None = None
+) -> Question:
     """The claim at ``state`` (the hand just before it) as a search question. ``hands``: the remaining
     hands keyed by the director when the deal was not recorded (checked against what is known)."""
     builder = _BUILDERS.get(game.name)
     if builder is None or claim.seat is None or not game.can_claim(state, claim.seat):
-        raise ImpossibleMove("claim.not_allowed", _("only the player on lead may claim, between tricks"),
-                             field="seat")
+        raise ImpossibleMove(
+            "claim.not_allowed", _("only the player on lead may claim, between tricks"), field="seat"
+        )
     game.check_claim(state, claim)
     holdings = state.hands
     if hands is None:
         if holdings.hands is None:
-            raise ImpossibleMove("claim.hands_unknown",
-                                 _("the deal is not recorded: key the remaining hands to decide the claim"),
-                                 field="hands")
+            raise ImpossibleMove(
+                "claim.hands_unknown",
+                _("the deal is not recorded: key the remaining hands to decide the claim"),
+                field="hands",
+            )
         held = tuple(frozenset(h) for h in holdings.hands)
     else:
         held = check_keyed_hands(game, state, hands)
-    if game.name == "barbu" and game.spec(state).is_domino:
+    if game.name == "barbu" and game.spec(state).is_domino:  # type: ignore[attr-defined]
         raise ImpossibleMove("claim.not_allowed", _("claims are not used in this game"), field="type")
     return builder(game, state, claim, held)
 
 
-def check_keyed_hands(game: Game[Any], state: HandState, hands: Sequence[Sequence[str]]) -> tuple[
-        frozenset[str], ...]:
+def check_keyed_hands(
+    game: Game[Any], state: HandState, hands: Sequence[Sequence[str]]
+) -> tuple[frozenset[str], ...]:
     """The hands a director keyed at a claim, checked against the cards already played and the counts."""
     holdings = state.hands
     if len(hands) != state.seats:
-        raise ImpossibleMove("claim.hands", _("give the remaining cards of each of the {count} seats"),
-                             field="hands", count=state.seats)
+        raise ImpossibleMove(
+            "claim.hands",
+            _("give the remaining cards of each of the {count} seats"),
+            field="hands",
+            count=state.seats,
+        )
     seen: set[str] = set()
     out = []
     for seat, hand in enumerate(hands):
@@ -812,11 +906,20 @@ def check_keyed_hands(game: Game[Any], state: HandState, hands: Sequence[Sequenc
                 raise ImpossibleMove("card.repeated", _("the same card is named twice"), field="hands")
             seen.add(card)
         if holdings.hands is not None and cards != holdings.hands[seat]:
-            raise ImpossibleMove("claim.hands", _("the keyed cards of {seat} are not the ones the deal gives"),
-                                 field="hands", seat=seat)
+            raise ImpossibleMove(
+                "claim.hands",
+                _("the keyed cards of {seat} are not the ones the deal gives"),
+                field="hands",
+                seat=seat,
+            )
         if len(cards) != holdings.counts[seat]:
-            raise ImpossibleMove("claim.hands", _("{seat} holds {count} cards"), field="hands", seat=seat,
-                                 count=holdings.counts[seat])
+            raise ImpossibleMove(
+                "claim.hands",
+                _("{seat} holds {count} cards"),
+                field="hands",
+                seat=seat,
+                count=holdings.counts[seat],
+            )
         out.append(cards)
     return tuple(out)
 
@@ -850,7 +953,9 @@ def _line(q: Question, search: Search, need: int) -> tuple[list[tuple[int, int]]
             moves = search.moves(hands, trick, seat, memory)
             chosen = moves[0]
             for card in moves:
-                if _fails_after(search, hands, trick, seat, card, trick_no, left, memory, extra, need - total):
+                if _fails_after(
+                    search, hands, trick, seat, card, trick_no, left, memory, extra, need - total
+                ):
                     chosen = card
                     break
             hands[seat] &= ~(1 << chosen)
@@ -865,8 +970,18 @@ def _line(q: Question, search: Search, need: int) -> tuple[list[tuple[int, int]]
     return line, total
 
 
-def _fails_after(search: Search, hands: list[int], trick: list[tuple[int, int]], seat: int, card: int,
-                 trick_no: int, left: int, memory: Any, extra: Any, need: int) -> bool:
+def _fails_after(
+    search: Search,
+    hands: list[int],
+    trick: list[tuple[int, int]],
+    seat: int,
+    card: int,
+    trick_no: int,
+    left: int,
+    memory: Any,
+    extra: Any,
+    need: int,
+) -> bool:
     """Whether, ``card`` played by ``seat``, the side still falls short of ``need`` against best play."""
     r = search.rules
     hands = list(hands)
@@ -954,14 +1069,20 @@ def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
     return answer
 
 
-def adjudicate(game: Game[Any], state: HandState, claim: Claim, *, hands: Sequence[Sequence[str]] | None = None,
-               budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
+def adjudicate(
+    game: Game[Any],
+    state: HandState,
+    claim: Claim,
+    *,
+    hands: Sequence[Sequence[str]] | None = None,
+    budget: float = DEFAULT_BUDGET,
+) -> dict[str, Any]:
     """The answer to ``claim`` made at ``state`` (see :func:`solve`)."""
     return solve(question(game, state, claim, hands), budget=budget)
 
 
 # ---- what a played-out line gives, read from the engine's own result -----------------------------------
-def result_value(game: Game[Any], before: HandState, after: HandState, q: Question) -> int:
+def result_value(game: Any, before: Any, after: Any, q: Question) -> int:
     """The side's result in the claim's unit, from the state at the claim (``before``) and the state once
     the hand is played out (``after``), as the engine scores them."""
     side = q.side
@@ -983,11 +1104,12 @@ def result_value(game: Game[Any], before: HandState, after: HandState, q: Questi
         seat = side[0]
         play0, play1 = before.trick_play, after.trick_play
         if q.unit == "tricks":
-            return play1.tricks_won(seat) - play0.tricks_won(seat)
-        final = game.result(after).scores[seat]
+            return int(play1.tricks_won(seat) - play0.tricks_won(seat))
+        final = int(game.result(after).scores[seat])
         earlier = sum(spec.card_penalties.get(c, 0) for c in play0.captured(seat)) + sum(
-            spec.trick_penalties.get(t.number, 0) for t in play0.done if t.winner == seat)
-        return int(final) - earlier
+            spec.trick_penalties.get(t.number, 0) for t in play0.done if t.winner == seat
+        )
+        return final - int(earlier)
     raise AssertionError(name)
 
 
@@ -1001,9 +1123,15 @@ def play_line(game: Game[Any], state: HandState, line: Sequence[Mapping[str, Any
 
 
 # ---- random positions, for the tests and the benchmark --------------------------------------------------
-def random_position(game: Game[Any], rng: random.Random, *, tricks_left: int,
-                    options: Mapping[str, Any] | None = None, seats: int | None = None,
-                    contract: str | None = None) -> tuple[HandState, list[Move]] | None:
+def random_position(
+    game: Game[Any],
+    rng: random.Random,
+    *,
+    tricks_left: int,
+    options: Mapping[str, Any] | None = None,
+    seats: int | None = None,
+    contract: str | None = None,
+) -> tuple[HandState, list[Move]] | None:
     """A random hand played at random up to a point where the player on lead may claim with
     ``tricks_left`` tricks to go (None when the deal did not come to play: try another)."""
     seats = seats if seats is not None else rng.choice(game.seat_counts)
@@ -1039,8 +1167,9 @@ def _leader(state: HandState) -> int | None:
     return int(play.current.leader)
 
 
-def _pick(game: Game[Any], state: HandState, legal: list[Move], rng: random.Random,
-          contract: str | None) -> Move | None:
+def _pick(
+    game: Game[Any], state: HandState, legal: list[Move], rng: random.Random, contract: str | None
+) -> Move | None:
     plays = [m for m in legal if isinstance(m, PlayCard)]
     if plays:
         return rng.choice(plays)
@@ -1050,7 +1179,9 @@ def _pick(game: Game[Any], state: HandState, legal: list[Move], rng: random.Rand
         return keep[0] if keep else rng.choice(calls)
     chooses = [m for m in legal if isinstance(m, Choose)]
     if game.name == "barbu" and chooses and chooses[0].choice == "contract":
-        trick_contracts = [m for m in chooses if m.value != "DOM" and (contract is None or m.value == contract)]
+        trick_contracts = [
+            m for m in chooses if m.value != "DOM" and (contract is None or m.value == contract)
+        ]
         return rng.choice(trick_contracts) if trick_contracts else None
     if game.name in ("hombre_it", "lhombre") and calls:
         # Someone must play: the first to speak takes the lowest game, the others pass.
@@ -1066,7 +1197,7 @@ def _pick(game: Game[Any], state: HandState, legal: list[Move], rng: random.Rand
     return rng.choice(others) if others else None
 
 
-def random_claim(game: Game[Any], state: HandState, rng: random.Random) -> Claim:
+def random_claim(game: Any, state: Any, rng: random.Random) -> Claim:
     """A claim the engine accepts at ``state``: all the rest, or a split in the game's own terms (half the
     time, where the game has one), not always true."""
     seat = _leader(state)

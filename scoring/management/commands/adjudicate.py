@@ -30,7 +30,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--hands",
             default=None,
-            help="the hands at the claim, as JSON (a list of card lists by seat), when the deal is not recorded",
+            help="the hands at the claim as JSON (card lists by seat), when the deal is not recorded",
         )
         parser.add_argument(
             "--budget", type=float, default=DEFAULT_BUDGET, help="seconds the search may take (default 2)"

@@ -77,7 +77,9 @@ def position(case: tuple[str, int, dict[str, Any], str | None], seed: int, trick
     game = get_game(name)
     rng = random.Random(seed)
     for _attempt in range(50):
-        found = random_position(game, rng, tricks_left=tricks, options=options, seats=seats, contract=contract)
+        found = random_position(
+            game, rng, tricks_left=tricks, options=options, seats=seats, contract=contract
+        )
         if found is not None:
             return game, found[0]
     pytest.skip("no hand came to play")
@@ -88,7 +90,9 @@ def tricks_for(name: str, seats: int) -> st.SearchStrategy[int]:
     return st.integers(1, 4 if seats == 3 else 3)
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}-{c[3] or ''}-{'-'.join(map(str, c[2].values()))}")
+@pytest.mark.parametrize(
+    "case", CASES, ids=lambda c: f"{c[0]}-{c[1]}-{c[3] or ''}-{'-'.join(map(str, c[2].values()))}"
+)
 @settings(max_examples=examples(12))
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_the_solver_agrees_with_a_plain_minimax(case: Any, seed: int, data: Any) -> None:
@@ -144,8 +148,13 @@ def test_a_line_replayed_through_the_fold_gives_what_the_solver_says(case: Any, 
     deal = move_to_dict(moves[0])
     del deal["type"]
     record = {
-        "format": "segnapunti.hand", "format_version": 1, "game": name, "options": options,
-        "seats": [f"P{i}" for i in range(seats)], "dealer": state.dealer, "deal": deal,
+        "format": "segnapunti.hand",
+        "format_version": 1,
+        "game": name,
+        "options": options,
+        "seats": [f"P{i}" for i in range(seats)],
+        "dealer": state.dealer,
+        "deal": deal,
         "moves": [move_to_dict(m) for m in moves[1:]] + answer["line"][: _until_over(game, state, answer)],
     }
     setup, entries, _direction = load_hand(record)
