@@ -144,36 +144,40 @@ class Search:
         self.table: dict[Any, tuple[int, int]] = {}
         self.side = pos.side
         self.seats = pos.seats
-        self._pext: dict[tuple[int, int], int] = {}
-        self._sig: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._suits: dict[tuple[int, ...], tuple[Any, ...]] = {}
 
     # -- the table's key: hands with ranks made relative to the live cards of each suit
     def key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
-        r = self.rules
-        live = 0
-        for h in hands:
-            live |= h
         parts: list[Any] = [leader, memory, extra]
-        pext = self._pext
-        for s, off, full in r.spans:
-            ls = (live >> off) & full
-            if not ls:
-                continue
-            sig = self._sig.get((s, ls))
-            if sig is None:
-                sig = self._sig[(s, ls)] = (s, *(r.cls[off + b] for b in bits(ls)))
-            parts.append(sig)
-            for h in hands:
-                hs = (h >> off) & full
-                packed = pext.get((hs, ls))
-                if packed is None:
-                    packed = 0
-                    for k, b in enumerate(bits(ls)):
-                        if hs >> b & 1:
-                            packed |= 1 << k
-                    pext[(hs, ls)] = packed
-                parts.append(packed)
+        memo = self._suits
+        for s, off, full in self.rules.spans:
+            local = (s, *[(h >> off) & full for h in hands])
+            part = memo.get(local)
+            if part is None:
+                part = memo[local] = self._relative(s, local[1:])
+            if part:
+                parts.append(part)
         return tuple(parts)
+
+    def _relative(self, suit: int, local: Sequence[int]) -> tuple[Any, ...]:
+        """One suit of the key: the classes of its live cards low to high, and each hand's cards among them
+        (bit k: the k-th live card)."""
+        live = 0
+        for h in local:
+            live |= h
+        if not live:
+            return ()
+        r = self.rules
+        off = next(o for s, o, _f in r.spans if s == suit)
+        order = bits(live)
+        packed = []
+        for h in local:
+            p = 0
+            for k, b in enumerate(order):
+                if h >> b & 1:
+                    p |= 1 << k
+            packed.append(p)
+        return (suit, tuple(r.cls[off + b] for b in order), *packed)
 
     # -- bounds of the rest, whatever is played
     def _range(self, live: int, trick_no: int, left: int) -> tuple[int, int]:
