@@ -1135,12 +1135,13 @@ def random_position(
     options: Mapping[str, Any] | None = None,
     seats: int | None = None,
     contract: str | None = None,
+    dealer: int | None = None,
+    context: Mapping[str, Any] | None = None,
 ) -> tuple[HandState, list[Move]] | None:
     """A random hand played at random up to a point where the player on lead may claim with
     ``tricks_left`` tricks to go (None when the deal did not come to play: try another)."""
     seats = seats if seats is not None else rng.choice(game.seat_counts)
-    dealer = rng.randrange(seats)
-    context: dict[str, Any] = {}
+    dealer = dealer if dealer is not None else rng.randrange(seats)
     state = game.initial_state(options, seats=seats, dealer=dealer, context=context)
     deal = game.random_deal(state, rng)
     state = game.apply(state, deal).state
