@@ -76,7 +76,7 @@ def test_it_speaks_the_reader_s_language(people: People) -> None:
 
     page = _client(people.director, "it").get(_ruling_url(match)).text
 
-    assert "decisa dalla ricerca" in page and "decided by search" not in page
+    assert "deciso dalla ricerca" in page and "decided by search" not in page
 
 
 def test_a_claim_still_waiting_for_its_answers_is_not_shown(people: People) -> None:
