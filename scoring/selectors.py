@@ -32,8 +32,8 @@ from scoring.log import chain, store
 from scoring.log.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded, to_payload
 from scoring.models import Hand, Match, MatchSeat
 from scoring.rules import HandResult, ImpossibleMove, Text, game_names, get_game
-from scoring.rules.core import Score, jsonable, score_str
 from scoring.rules.claims import adjudicate
+from scoring.rules.core import Score, jsonable, score_str
 from scoring.rules.moves import Claim, move_from_dict, move_to_dict
 
 

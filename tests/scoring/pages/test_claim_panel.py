@@ -67,7 +67,7 @@ def test_a_disputed_claim_is_shown_decided_with_its_line(people: People) -> None
     assert words[answer["verdict"]] in page
     assert f"Claimed: {answer['claimed']} tricks." in page
     if answer["verdict"] != "holds":
-        assert page.count('<li>', page.index('class="line"')) >= len(answer["line"])
+        assert page.count("<li>", page.index('class="line"')) >= len(answer["line"])
     assert "?step=" in page and "Open the hand at the claim in the replay viewer" in page
 
 
