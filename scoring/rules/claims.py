@@ -254,6 +254,15 @@ class Search:
     ) -> bool:
         if left == 0:
             return need <= 0
+        if left == 1:
+            # The last trick: every hand holds one card, which it must play.
+            trick = [
+                (seat, hands[seat].bit_length() - 1)
+                for seat in ((leader + k) % self.seats for k in range(self.seats))
+            ]
+            self.counter[0] += 1
+            gain, _extra = self.trick_gain(trick, trick_winner(self.rules, trick), trick_no, 1, extra)
+            return gain >= need
         key = self.key(hands, leader, memory, extra)
         found = self.table.get(key)
         if found is None:
