@@ -44,8 +44,9 @@ from scoring.log.events import (
 )
 from scoring.models import Hand, Match, MatchSeat
 from scoring.rules import HandResult, ImpossibleMove, RulesError, Text, game_names, get_game
+from scoring.rules.claims import adjudicate
 from scoring.rules.core import Score, jsonable, score_str
-from scoring.rules.moves import move_from_dict, move_to_dict
+from scoring.rules.moves import Claim, move_from_dict, move_to_dict
 
 
 def _started(events: Sequence[store.RecordedEvent]) -> HandStarted:
@@ -128,6 +129,26 @@ def hand_replay(hand: Hand, step: int) -> dict[str, Any]:
     if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(view.moves):
         raise ImpossibleMove("replay.step", f"step must be between 0 and {len(view.moves)}", field="step")
     return _step(hand, view, step)
+
+
+def hand_claim(hand: Hand, *, position: int | None = None) -> dict[str, Any]:
+    """A claim of the hand decided by search (``docs/rules/claims.md``): the claim at log ``position``, or
+    the last one. The answer says at which ``step`` of the replay the claim stands (the hand just before
+    it), so that its line can be stepped through from there."""
+    view = hand_view(hand)
+    claims = [(i, m) for i, m in enumerate(view.moves) if isinstance(m.move, Claim)]
+    if position is not None:
+        claims = [(i, m) for i, m in claims if m.position == position]
+    if not claims:
+        if position is None:
+            raise ImpossibleMove("claim.none", "this hand has no claim", field="position")
+        raise ImpossibleMove(
+            "claim.none", f"the move at position {position} is not a claim", field="position"
+        )
+    step, entry = claims[-1]
+    assert isinstance(entry.move, Claim)
+    answer = adjudicate(view.game, view.states[step], entry.move)
+    return {**answer, "position": entry.position, "step": step, "claim": move_to_dict(entry.move)}
 
 
 def _step(hand: Hand, view: HandView, step: int) -> dict[str, Any]:

@@ -23,6 +23,7 @@ urlpatterns = [
     path(f"{hand}rulings/", views.RulingListRecordApi.as_view(), name="rulings"),
     path(f"{hand}rulings/preview/", views.RulingPreviewApi.as_view(), name="ruling-preview"),
     path(f"{hand}audit/", views.HandAuditApi.as_view(), name="audit"),
+    path(f"{hand}claim/", views.HandClaimApi.as_view(), name="claim"),
     path(f"{hand}record/", views.HandExportApi.as_view(), name="hand-record"),
     path("records/import/", views.RecordImportApi.as_view(), name="record-import"),
     path("records/check/", views.RecordCheckApi.as_view(), name="record-check"),

@@ -488,6 +488,63 @@ class HandReplayApi(MatchApi):
         return Response(HandStateOutputSerializer(selectors.hand_replay(hand, step)).data)
 
 
+class HandClaimApi(MatchApi):
+    class FilterSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "HandClaimFilter"
+
+        position = serializers.IntegerField(
+            required=False, min_value=1, help_text="the log position of the claim (default: the last claim)"
+        )
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "ClaimAnswer"
+
+        verdict = serializers.ChoiceField(
+            choices=["holds", "holds_with_best_play", "fails", "undecided"],
+            help_text="holds even playing any card; holds only with best play; fails; or the budget ran out",
+        )
+        claimed = serializers.IntegerField(help_text="what the claim gives the claimer's side, in unit")
+        best = serializers.IntegerField(allow_null=True, help_text="the side's result with best play")
+        careless = serializers.IntegerField(
+            allow_null=True, help_text="the side's least result playing any card against the best defence"
+        )
+        unit = serializers.CharField(help_text="tricks or points")
+        line = serializers.ListField(
+            child=serializers.JSONField(),
+            required=False,
+            help_text="the plays from the claim to the end that beat the claim (fails) or that lose it "
+            "playing carelessly (holds_with_best_play); absent when it holds",
+        )
+        line_result = serializers.IntegerField(required=False, help_text="what the line gives the side")
+        tricks_left = serializers.IntegerField()
+        nodes = serializers.IntegerField(help_text="positions searched")
+        elapsed_ms = serializers.FloatField()
+        claimer = serializers.IntegerField()
+        side = serializers.ListField(child=serializers.IntegerField())
+        bounds = serializers.JSONField(
+            required=False, help_text="best and careless as [low, high], when a value was not found in time"
+        )
+        position = serializers.IntegerField(help_text="the log position of the claim")
+        step = serializers.IntegerField(help_text="the replay step just before the claim")
+        claim = serializers.JSONField(help_text="the claim as recorded")
+
+    @extend_schema(
+        operation_id="hand_claim",
+        parameters=[FilterSerializer],
+        responses={200: OutputSerializer, 400: ErrorSerializer, 422: ErrorSerializer},
+    )
+    def get(self, request: Request, match_id: int, number: int) -> Response:
+        """A claim of the hand decided by search: does it hold against every defence, and however the
+        claimer's side plays? With the line of play that shows it (docs/rules/claims.md)."""
+        filters = validated(self.FilterSerializer, request.query_params)
+        hand = self.get_hand(match_id, number)
+        return Response(
+            self.OutputSerializer(selectors.hand_claim(hand, position=filters.get("position"))).data
+        )
+
+
 class HandAuditApi(MatchApi):
     class OutputSerializer(serializers.Serializer[Any]):
         class Meta:

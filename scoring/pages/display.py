@@ -246,6 +246,33 @@ def label_with_seat(move: Mapping[str, Any], v: Voice) -> str:
     return f"{v.seat(seat)}: {label}" if isinstance(seat, int) else label
 
 
+def claim_view(answer: Mapping[str, Any] | None, v: Voice) -> dict[str, Any] | None:
+    """A claim decided by search (``scoring.selectors.hand_claim``), said for the reader."""
+    if answer is None:
+        return None
+    verdicts = {
+        "holds": gettext("The claim holds, even playing any card."),
+        "holds_with_best_play": gettext("The claim holds only with best play: careless play loses it."),
+        "fails": gettext("The claim fails: the defence beats it."),
+        "undecided": gettext("Not decided within the time allowed."),
+    }
+    unit = gettext("tricks") if answer["unit"] == "tricks" else gettext("points")
+    line = [label_with_seat(m, v) for m in answer.get("line", [])]
+    return {
+        "verdict": answer["verdict"],
+        "text": verdicts[answer["verdict"]],
+        "claimer": v.seat(answer["claimer"]),
+        "claimed": answer["claimed"],
+        "best": answer["best"],
+        "careless": answer["careless"],
+        "unit": unit,
+        "line": line,
+        "line_result": answer.get("line_result"),
+        "step": answer["step"],
+        "elapsed_ms": answer["elapsed_ms"],
+    }
+
+
 def move_log(at: Mapping[str, Any], v: Voice) -> list[dict[str, Any]]:
     """The standing moves, numbered from 1, each with the verdicts that concern it (and the number of the
     move that proved the irregularity, when the proof came later)."""

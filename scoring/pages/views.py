@@ -38,7 +38,15 @@ from scoring.pages.forms import (
 )
 from scoring.rules import ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.cards import LANGUAGES
-from scoring.selectors import hand_audit, hand_replay, hand_state, match_hashes, match_rescore, match_sheet
+from scoring.selectors import (
+    hand_audit,
+    hand_claim,
+    hand_replay,
+    hand_state,
+    match_hashes,
+    match_rescore,
+    match_sheet,
+)
 from scoring.services import hand_start, match_create, move_record, move_undo, ruling_preview, ruling_record
 from scoring.voice import Voice, error_text, verdict_text
 
@@ -527,9 +535,20 @@ def hand_ruling(request: HttpRequest, match_id: int, number: int) -> HttpRespons
             "rules": _rules_named(moves),
             "result": display.result_view(now.get("result"), voice),
             "preview": preview,
+            "claim": display.claim_view(_claim_answer(hand, now), voice),
         },
         status=status,
     )
+
+
+def _claim_answer(hand: Hand, now: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The last disputed claim of the hand decided by search, if there is one and its cards are known."""
+    if not any(v.get("rule") == "claim.disputed" for v in now.get("verdicts", [])):
+        return None
+    try:
+        return hand_claim(hand)
+    except RulesError:
+        return None
 
 
 def _rules_named(moves: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:

@@ -14,6 +14,7 @@ stopped. The PostgreSQL commands run in the suite's PostgreSQL pass (marked ``po
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -100,6 +101,7 @@ COVERED: list[tuple[str, str]] = [
     (r"make worker", "test_the_workers_start_as_written"),
     (r"\.venv/bin/python manage\.py replay FILE", "test_the_record_commands_run_as_written"),
     (r"\.venv/bin/python manage\.py rescore FILE --options .*", "test_the_record_commands_run_as_written"),
+    (r"\.venv/bin/python manage\.py adjudicate FILE", "test_the_record_commands_run_as_written"),
     (r"\.venv/bin/python manage\.py seating_plan .*", "test_the_record_commands_run_as_written"),
     (r"manage\.py verify_log", "test_the_record_commands_run_as_written"),
     (r"manage\.py check --deploy", "test_make_serve_in_production_as_written"),
@@ -307,6 +309,13 @@ def test_the_record_commands_run_as_written(copy: Path, tmp_path: Path) -> None:
     )
     assert what_if.returncode == 0, what_if.stderr
     assert '"what_if": true' in what_if.stdout and '"rounding"' in what_if.stdout
+
+    claim = "docs/examples/tressette-claim.json"
+    decided = run(
+        readme_line(r"\.venv/bin/python manage\.py adjudicate FILE").replace("FILE", claim), copy, env
+    )
+    assert decided.returncode == 0, decided.stderr
+    assert json.loads(decided.stdout)["verdict"] in ("holds", "holds_with_best_play", "fails")
 
     seating = run(readme_line(r"\.venv/bin/python manage\.py seating_plan .*"), copy, env)
     assert seating.returncode == 0, seating.stderr
