@@ -219,6 +219,13 @@ def _locked(tournament: Tournament) -> Standings:
     return Standings.objects.select_for_update().get(tournament=tournament)
 
 
+def _locked_or_new(tournament: Tournament) -> Standings:
+    """The standings row locked, made again (empty) if it was deleted: a rebuild recreates what it
+    needs."""
+    Standings.objects.get_or_create(tournament=tournament)
+    return _locked(tournament)
+
+
 def standings_refresh(tournament: Tournament, *, table: Table | None = None) -> None:
     """Rank again (settings or players changed; ``table``: that table's note changed, as when it is
     abandoned); the sums stay as they are."""
@@ -258,6 +265,9 @@ def standings_apply_match(*, match_id: int) -> bool:
     if table is None:
         return False
     tournament = table.round.tournament
+    if not Standings.objects.filter(tournament=tournament).exists():
+        standings_rebuild(tournament_id=tournament.pk)  # the sums are gone: count everything again
+        return True
     with transaction.atomic():
         standings = _locked(tournament)
         table = Table.objects.select_related("match", "round").get(pk=table.pk)
@@ -301,7 +311,7 @@ def standings_rebuild(*, tournament_id: int) -> Standings:
     rounds, tables, sit-outs and settings, and every table's match folded hand by hand."""
     tournament = Tournament.objects.get(pk=tournament_id)
     with gc_paused(), transaction.atomic():
-        standings = _locked(tournament)
+        standings = _locked_or_new(tournament)
         tlog = events.fold(store.read_stream(tournament.stream_id))
         contributions: list[Contribution] = []
         notable: list[dict[str, Any]] = []

@@ -216,3 +216,42 @@ def test_the_catch_up_finds_the_matches_whose_update_was_lost() -> None:
 
     assert projections.standings_stale() == [] and projections.ratings_stale() == []
     assert sum(r["tables"] for r in Standings.objects.get(tournament=t).data["rows"]) == 6
+
+
+def test_a_rebuild_recreates_the_standings_once_their_rows_are_deleted(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    club = club_with_players(9)
+    t = tournament(club)
+    rnd = open_round(t, club.director)
+    table = rnd.tables.select_related("match").first()
+    assert table is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_match(table.match, seed=5)
+    counted = snapshot(t)
+    Standings.objects.filter(tournament=t).delete()
+    StandingsContribution.objects.filter(tournament=t).delete()
+
+    projections.standings_rebuild(tournament_id=t.pk)
+
+    assert snapshot(t) == counted
+
+
+def test_an_update_after_the_standings_rows_were_deleted_counts_everything_again(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    club = club_with_players(9)
+    t = tournament(club)
+    rnd = open_round(t, club.director)
+    first, second = list(rnd.tables.select_related("match").order_by("number"))[:2]
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_match(first.match, seed=5)
+    Standings.objects.filter(tournament=t).delete()
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_match(second.match, seed=6)
+    live = snapshot(t)
+
+    projections.standings_rebuild(tournament_id=t.pk)
+
+    assert snapshot(t) == live
+    assert sum(1 for r in Standings.objects.get(tournament=t).data["rows"] if r["tables"]) == 6

@@ -9,6 +9,7 @@ pages build their sentences again from the same facts, so that they read in the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -20,19 +21,30 @@ from django.utils.translation import gettext_lazy as _
 from common.errors import ConcurrencyConflict, ServiceError
 from scoring.pages import display as scoring_display
 from tournaments.models import Tournament
-from tournaments.plan.standings import METRICS
+from tournaments.plan.standings import METRICS, SHOWN_DECIMALS, decimals_apart, show
 
 
 # ---- numbers and names -------------------------------------------------------------------------------
-def number(value: Any) -> str:
-    """A value of the standings for people: whole numbers as they are, others with up to two decimals in
-    the reader's notation, none as a dash."""
+def number(value: Any, places: int | None = SHOWN_DECIMALS) -> str:
+    """A value of the standings for people: whole numbers as they are, others with up to ``places``
+    decimals in the reader's notation (None: as an exact fraction, "19/18"), none as a dash."""
     if value is None or value == "":
         return "–"
     exact = Fraction(str(value))
     if exact.denominator == 1:
         return str(exact.numerator)
-    return str(formats.number_format(round(float(exact), 2), use_l10n=True))
+    if places is None:
+        return str(exact)
+    text = show(exact, places)  # rounded exactly, then written in the reader's notation
+    return str(formats.number_format(Decimal(text), use_l10n=True))
+
+
+def numbers_apart(a: Any, b: Any) -> tuple[str, str]:
+    """Two deciding values shown so that, when they differ, their texts differ too."""
+    fa = None if a is None or a == "" else Fraction(str(a))
+    fb = None if b is None or b == "" else Fraction(str(b))
+    places = decimals_apart(fa, fb)
+    return number(a, places), number(b, places)
 
 
 def metric_name(key: str) -> str:
@@ -78,16 +90,16 @@ def why_above(above: str, below: str, why: Mapping[str, Any]) -> str:
     if equal:
         criteria = ", ".join(f"{metric_name(k)} {number(v)}" for k, v in equal)
         reasons.append(gettext("equal on %(criteria)s") % {"criteria": criteria})
+    shown_above, shown_below = numbers_apart(why["above"], why["below"])
     if why["key"] == "lot":
-        reasons.append(gettext("drawn by lot"))
+        reasons.append(
+            gettext("drawn by lot, %(above)s against %(below)s")
+            % {"above": shown_above, "below": shown_below}
+        )
     else:
         reasons.append(
             gettext("%(criterion)s %(above)s against %(below)s")
-            % {
-                "criterion": metric_name(why["key"]),
-                "above": number(why["above"]),
-                "below": number(why["below"]),
-            }
+            % {"criterion": metric_name(why["key"]), "above": shown_above, "below": shown_below}
         )
     return gettext("%(above)s above %(below)s: %(reasons)s") % {
         "above": above,

@@ -100,7 +100,11 @@ def test_the_why_above_sentence_is_built_from_the_facts() -> None:
         "Anna above Bruno: equal on total 24, tables won 2; average rank 1.5 against 2"
     )
     lot = {"key": "lot", "above": 9, "below": 4, "equal_on": [["total", 6]]}
-    assert display.why_above("Carla", "Dario", lot) == "Carla above Dario: equal on total 6; drawn by lot"
+    assert display.why_above("Carla", "Dario", lot) == (
+        "Carla above Dario: equal on total 6; drawn by lot, 9 against 4"
+    )
+    close = {"key": "average_rank", "above": "19/18", "below": "17/16", "equal_on": []}
+    assert display.why_above("Anna", "Bruno", close) == "Anna above Bruno: average rank 1.056 against 1.063"
 
 
 def test_the_page_says_which_tables_it_includes_and_how_fresh_it_is(played: Tournament) -> None:
