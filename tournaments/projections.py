@@ -255,6 +255,30 @@ def standings_sit_outs(tournament: Tournament, rnd: Round, appended: store.Appen
     _write(standings, ledger, tournament)
 
 
+def standings_sit_out_score(tournament: Tournament, appended: store.AppendResult) -> None:
+    """The sit-out score changed: every sit-out, of the rounds already played too, now counts the new
+    score (taken out and put back in at the change's log position), in the change's transaction."""
+    standings = _locked(tournament)
+    ledger = Ledger.from_json(standings.ledger)
+    score = Fraction(tournament.sit_out_score)
+    for row in StandingsContribution.objects.filter(tournament=tournament, match__isnull=True):
+        old = contribution_from_json(row.data)
+        if not isinstance(old, SitOut):
+            continue
+        new = SitOut(
+            key=old.key,
+            player=old.player,
+            score=score,
+            position=appended.positions[-1],
+            recorded_at=appended.recorded_at.isoformat(),
+        )
+        ledger.remove(old)
+        ledger.add(new)
+        row.position, row.data = new.position, contribution_json(new)
+        row.save(update_fields=["position", "data"])
+    _write(standings, ledger, tournament)
+
+
 def standings_apply_match(*, match_id: int) -> bool:
     """Bring the standings of the tournament whose table holds this match up to date with it.
 
@@ -342,8 +366,8 @@ def standings_rebuild(*, tournament_id: int) -> Standings:
                         key=sit_out_key(rnd.number, player),
                         player=player,
                         score=Fraction(rnd.sit_out_score),
-                        position=rnd.position,
-                        recorded_at=rnd.recorded_at,
+                        position=rnd.sit_out_position,
+                        recorded_at=rnd.sit_out_recorded_at,
                     )
                 )
         ledger = ledger_of(contributions)

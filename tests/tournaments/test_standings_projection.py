@@ -5,6 +5,7 @@ rebuild from the event log gives the same bytes."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -21,8 +22,9 @@ from tests.tournaments.support import (
     open_round,
     tournament,
 )
-from tournaments import projections, services, tasks
+from tournaments import projections, selectors, services, tasks
 from tournaments.models import Standings, StandingsContribution, Tournament
+from tournaments.plan.standings import Ledger
 
 pytestmark = pytest.mark.django_db
 
@@ -255,3 +257,43 @@ def test_an_update_after_the_standings_rows_were_deleted_counts_everything_again
 
     assert snapshot(t) == live
     assert sum(1 for r in Standings.objects.get(tournament=t).data["rows"] if r["tables"]) == 6
+
+
+def test_a_sit_out_score_changed_after_round_one_applies_to_every_sit_out(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    club = club_with_players(10)  # one sits out each round
+    t = tournament(club, rounds_planned=2, sit_out_score=2)
+    director = club.director
+    with django_capture_on_commit_callbacks(execute=True):
+        first = open_round(t, director)
+        finish_round(first, seed=1)
+        close_round(t, first, director)
+        second = open_round(t, director)
+    sat = [s.player_id for r in (first, second) for s in r.sit_outs.all()]
+    t.refresh_from_db()
+
+    services.tournament_update(
+        tournament=t,
+        expected_version=t.version,
+        actor=director,
+        reason="the middle of a table, as agreed",
+        sit_out_score="13/2",
+    )
+
+    standings = Standings.objects.get(tournament=t)
+    rows = {r["player"]: r for r in standings.data["rows"]}
+    ledger = Ledger.from_json(standings.ledger)
+    assert len(sat) == 2 and sat[0] != sat[1]
+    for player in sat:
+        assert ledger.tally(player).sit_out_score == Fraction(13, 2)
+    # The round-1 sit-out has no table finished yet (round 2 is in play): the sit-out is his total.
+    assert rows[sat[0]]["tables"] == 0
+    assert rows[sat[0]]["values"]["total"] == "13/2"
+    assert all(s.score == "13/2" for r in (first, second) for s in r.sit_outs.all())
+    change = selectors.tournament_changes(t)[0]
+    assert change["changes"] == {"sit_out_score": "13/2"}
+    assert change["reason"] == "the middle of a table, as agreed"
+    live = snapshot(t)
+    projections.standings_rebuild(tournament_id=t.pk)
+    assert snapshot(t) == live
