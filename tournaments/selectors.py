@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Max, QuerySet
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Club, Player
@@ -372,29 +372,33 @@ def _hands_planned(sheet: dict[str, Any]) -> int | None:
 
 def standings_tables(tournament: Tournament) -> list[dict[str, Any]]:
     """Which tables the standings include, round by round: counted (their finished match is in the
-    standings), in play (not yet), abandoned (never)."""
-    counted = set(
+    standings as it stands now), pending (finished, or changed by a ruling, and waiting for the worker to
+    count it: the worker is down or behind), in play (not finished), abandoned (never counted)."""
+    counted = dict(
         StandingsContribution.objects.filter(tournament=tournament, match__isnull=False).values_list(
-            "match_id", flat=True
+            "match_id", "position"
         )
     )
     rounds: dict[int, dict[str, Any]] = {}
     tables = (
         Table.objects.filter(round__tournament=tournament)
-        .select_related("round")
+        .annotate(last=Max("match__hands__position"))
+        .values_list("round__number", "round__game", "number", "match_id", "abandoned", "match__status", "last")
         .order_by("round__number", "number")
     )
-    for t in tables:
+    for number, game, table, match_id, abandoned, status, last in tables:
         r = rounds.setdefault(
-            t.round.number,
-            {"round": t.round.number, "game": t.round.game, "counted": [], "waiting": [], "abandoned": []},
+            number,
+            {"round": number, "game": game, "counted": [], "pending": [], "in_play": [], "abandoned": []},
         )
-        if t.abandoned:
-            r["abandoned"].append(t.number)
-        elif t.match_id in counted:
-            r["counted"].append(t.number)
+        if abandoned:
+            r["abandoned"].append(table)
+        elif status != Match.Status.FINISHED:
+            r["in_play"].append(table)
+        elif counted.get(match_id) == last:
+            r["counted"].append(table)
         else:
-            r["waiting"].append(t.number)
+            r["pending"].append(table)
     return list(rounds.values())
 
 

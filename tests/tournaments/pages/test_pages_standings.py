@@ -124,6 +124,25 @@ def test_a_table_still_in_play_is_named_as_not_yet_counted(club: Club) -> None:
     assert "no table counted yet; tables 1, 2, 3 still in play." in shown
 
 
+def test_a_finished_table_whose_update_is_pending_is_said_finished_and_waiting_to_be_counted(
+    club: Club, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The worker is down: the match finished, its update is queued but not run."""
+    t = tournament(club, published=True)
+    rnd = open_round(t, club.director)
+    tables = list(rnd.tables.select_related("match").order_by("number"))
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_match(tables[0].match, seed=1)
+    with django_capture_on_commit_callbacks(execute=False):  # the update never reaches a worker
+        finish_match(tables[1].match, seed=2)
+
+    shown = text(browser(None).get(f"/tournaments/{t.pk}/standings/"))
+
+    assert "table 1 counted; table 2 finished, waiting to be counted; table 3 still in play." in shown
+    shown = text(Client(HTTP_ACCEPT_LANGUAGE="it").get(f"/tournaments/{t.pk}/standings/"))
+    assert "tavolo 2 finito, in attesa di essere conteggiato" in shown
+
+
 def test_the_printed_standings_carry_the_log_position_and_its_hash(played: Tournament) -> None:
     page = browser(None).get(f"/tournaments/{played.pk}/standings/")
 
