@@ -191,10 +191,14 @@ class League:
                 action()
             self.done.append(action.__name__)
         except REFUSED as exc:
-            self.done.append(f"refused {action.__name__}: {exc}")  # a refusal writes nothing (its savepoint is rolled back): the league goes on
+            self.done.append(
+                f"refused {action.__name__}: {exc}"
+            )  # a refusal writes nothing (its savepoint is rolled back): the league goes on
 
     def tables(self, *, finished: bool | None = None, open_round: bool = False) -> list[Table]:
-        found = Table.objects.filter(round__tournament=self.t, abandoned=False).select_related("match", "round")
+        found = Table.objects.filter(round__tournament=self.t, abandoned=False).select_related(
+            "match", "round"
+        )
         if open_round:
             found = found.filter(round__status=Round.Status.OPEN)
         if finished is not None:
@@ -215,13 +219,18 @@ class League:
         if self.t.rounds.count() >= MAX_ROUNDS:
             return
         game = self.rng.choice(list(self.t.games))
-        services.round_open(tournament=self.t, expected_version=self.t.version, actor=self.director, game=game)
+        services.round_open(
+            tournament=self.t, expected_version=self.t.version, actor=self.director, game=game
+        )
 
     def close_round(self) -> None:
         rnd = self.t.rounds.filter(status=Round.Status.OPEN).first()
         if rnd is not None:
             services.round_close(
-                tournament=self.t, round_number=rnd.number, expected_version=self.t.version, actor=self.director
+                tournament=self.t,
+                round_number=rnd.number,
+                expected_version=self.t.version,
+                actor=self.director,
             )
 
     def finish(self) -> None:
@@ -269,7 +278,9 @@ class League:
         )
 
     def penalty(self) -> None:
-        self.ruling(lambda seats: {"kind": "penalty", "scores": [self.rng.randint(-2, 0) for _ in range(seats)]})
+        self.ruling(
+            lambda seats: {"kind": "penalty", "scores": [self.rng.randint(-2, 0) for _ in range(seats)]}
+        )
 
     def assign(self) -> None:
         # Small scores, so that ties are frequent; partners (Tressette at four) share their side's.
@@ -284,7 +295,9 @@ class League:
     def reopen(self) -> None:
         table = self.pick(self.tables(finished=True))
         hand = self.last_hand(table.match)
-        scoring_services.move_undo(hand=hand, expected_version=hand.version, actor=self.director, reason="mis-keyed")
+        scoring_services.move_undo(
+            hand=hand, expected_version=hand.version, actor=self.director, reason="mis-keyed"
+        )
 
     def abandon(self) -> None:
         table = self.pick(self.tables(finished=False, open_round=True))
