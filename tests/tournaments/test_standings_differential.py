@@ -11,6 +11,7 @@ pending, the live standings and ratings must be the same bytes as a rebuild from
 ``SEGNAPUNTI_DIFFERENTIAL_EXAMPLES`` sets the number of leagues (60 by default, so that the suite stays
 quick; run thousands with it, on SQLite and on PostgreSQL). Each league runs in a savepoint rolled back
 at its end, and each rebuild in one of its own, so the live state is never reset by a comparison.
+``SEGNAPUNTI_DIFFERENTIAL_TRACE=1`` (with ``-s``) prints each league's steps, refusals included.
 
 Barbù (the only table of four sides, 28 hands a match) is too slow to play here; four-sided tables are
 covered by the pure differential test in ``tests/tournaments/plan/test_standings.py``.
