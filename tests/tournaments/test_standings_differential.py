@@ -192,9 +192,8 @@ class League:
                 action()
             self.done.append(action.__name__)
         except REFUSED as exc:
-            self.done.append(
-                f"refused {action.__name__}: {exc}"
-            )  # a refusal writes nothing (its savepoint is rolled back): the league goes on
+            # A refusal writes nothing (its savepoint is rolled back): the league goes on.
+            self.done.append(f"refused {action.__name__}: {exc}")
 
     def tables(self, *, finished: bool | None = None, open_round: bool = False) -> list[Table]:
         found = Table.objects.filter(round__tournament=self.t, abandoned=False).select_related(
