@@ -145,6 +145,10 @@ class RoundLog:
     closed_position: int | None = None
     seed: int = 0
     repeats: int = 0
+    # The sit-outs' score as it stands, and the log position and time it was last set at: the round's
+    # opening, or a later change of the sit-out score (it applies to every sit-out, retroactively).
+    sit_out_position: int = 0
+    sit_out_recorded_at: str = ""
 
 
 @dataclass
@@ -166,6 +170,11 @@ def fold(events: Iterable[RecordedEvent]) -> TournamentLog:
             log.settings = {f.name: getattr(e, f.name) for f in dataclasses.fields(e)}
         elif isinstance(e, TournamentChanged):
             log.settings.update(e.changes)
+            if "sit_out_score" in e.changes:
+                for rnd in log.rounds:
+                    rnd.sit_out_score = e.changes["sit_out_score"]
+                    rnd.sit_out_position = recorded.position
+                    rnd.sit_out_recorded_at = recorded.recorded_at.isoformat()
         elif isinstance(e, PlayerRegistered):
             log.players[e.player] = e.name
         elif isinstance(e, RoundOpened):
@@ -189,6 +198,8 @@ def fold(events: Iterable[RecordedEvent]) -> TournamentLog:
                     recorded_at=recorded.recorded_at.isoformat(),
                     seed=e.seed,
                     repeats=e.repeats,
+                    sit_out_position=recorded.position,
+                    sit_out_recorded_at=recorded.recorded_at.isoformat(),
                 )
             )
         elif isinstance(e, TableAbandoned):

@@ -225,6 +225,13 @@ def _locked(tournament: Tournament) -> Standings:
     return Standings.objects.select_for_update().get(tournament=tournament)
 
 
+def _locked_or_new(tournament: Tournament) -> Standings:
+    """The standings row locked, made again (empty) if it was deleted: a rebuild recreates what it
+    needs."""
+    Standings.objects.get_or_create(tournament=tournament)
+    return _locked(tournament)
+
+
 def standings_refresh(tournament: Tournament, *, table: Table | None = None) -> None:
     """Rank again (settings or players changed; ``table``: that table's note changed, as when it is
     abandoned); the sums stay as they are."""
@@ -267,6 +274,30 @@ def standings_sit_outs(tournament: Tournament, rnd: Round, appended: store.Appen
     _write(standings, ledger, tournament)
 
 
+def standings_sit_out_score(tournament: Tournament, appended: store.AppendResult) -> None:
+    """The sit-out score changed: every sit-out, of the rounds already played too, now counts the new
+    score (taken out and put back in at the change's log position), in the change's transaction."""
+    standings = _locked(tournament)
+    ledger = Ledger.from_json(standings.ledger)
+    score = Fraction(tournament.sit_out_score)
+    for row in StandingsContribution.objects.filter(tournament=tournament, match__isnull=True):
+        old = contribution_from_json(row.data)
+        if not isinstance(old, SitOut):
+            continue
+        new = SitOut(
+            key=old.key,
+            player=old.player,
+            score=score,
+            position=appended.positions[-1],
+            recorded_at=appended.recorded_at.isoformat(),
+        )
+        ledger.remove(old)
+        ledger.add(new)
+        row.position, row.data = new.position, contribution_json(new)
+        row.save(update_fields=["position", "data"])
+    _write(standings, ledger, tournament)
+
+
 def standings_apply_match(*, match_id: int) -> bool:
     """Bring the standings of the tournament whose table holds this match up to date with it.
 
@@ -277,6 +308,9 @@ def standings_apply_match(*, match_id: int) -> bool:
     if table is None:
         return False
     tournament = table.round.tournament
+    if not Standings.objects.filter(tournament=tournament).exists():
+        standings_rebuild(tournament_id=tournament.pk)  # the sums are gone: count everything again
+        return True
     with transaction.atomic():
         standings = _locked(tournament)
         table = Table.objects.select_related("match", "round").get(pk=table.pk)
@@ -376,8 +410,8 @@ def contributions_from_log(
                     key=sit_out_key(rnd.number, player),
                     player=player,
                     score=score,
-                    position=rnd.position,
-                    recorded_at=rnd.recorded_at,
+                    position=rnd.sit_out_position,
+                    recorded_at=rnd.sit_out_recorded_at,
                 )
             )
     return contributions, notable, refused
@@ -429,7 +463,7 @@ def standings_rebuild(*, tournament_id: int) -> Standings:
     """The standings computed again from the event log alone (:func:`standings_from_log`) and written."""
     tournament = Tournament.objects.get(pk=tournament_id)
     with gc_paused(), transaction.atomic():
-        standings = _locked(tournament)
+        standings = _locked_or_new(tournament)
         rebuilt = standings_from_log(tournament)
         StandingsContribution.objects.filter(tournament=tournament).delete()
         StandingsContribution.objects.bulk_create(

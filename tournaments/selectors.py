@@ -12,12 +12,13 @@ from typing import Any
 from django.db.models import Count, Max, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from clubs.models import Club, Membership, Player
 from scoring.models import Hand, Match
 from scoring.rules import get_game
 from scoring.selectors import stream_audit
+from tournaments import words
 from tournaments.models import (
     KeptSeating,
     RatingHistory,
@@ -30,7 +31,7 @@ from tournaments.models import (
 )
 from tournaments.plan import ratings
 from tournaments.plan.seating import table_layout
-from tournaments.plan.standings import METRICS, show, table_result
+from tournaments.plan.standings import show, table_result
 from tournaments.whatif import SETTINGS as WHATIF_SETTINGS
 from tournaments.whatif import standings_whatif
 
@@ -201,20 +202,82 @@ def _rating_json(mu: float, sigma: float, matches: int) -> dict[str, Any]:
     }
 
 
+def standings_export(tournament: Tournament, *, user: Any) -> dict[str, Any]:
+    """The standings as :func:`standings` gives them, with labels in the reader's language beside the
+    stable machine keys: ``language``; ``labels`` (the export's column headers, by key); each metric's
+    ``label`` and ``abbr_label``; each row's ``why_above.label`` (the sentence, its English ``text``
+    kept); each note's ``label``."""
+    data = standings(tournament, user=user)
+    reasons = abandon_reasons(tournament)
+    rows = data["rows"]
+    return {
+        **data,
+        "language": get_language() or "en",
+        "labels": export_labels(),
+        "metrics": [
+            {**m, "label": words.metric_name(m["key"]), "abbr_label": words.metric_abbr(m["key"])}
+            for m in data["metrics"]
+        ],
+        "rows": [
+            {
+                **r,
+                "why_above": None
+                if r["why_above"] is None or i == 0
+                else {
+                    **r["why_above"],
+                    "label": words.why_above(rows[i - 1]["name"], r["name"], r["why_above"]),
+                },
+            }
+            for i, r in enumerate(rows)
+        ],
+        "notes": [{**n, "label": words.note_text(n, reasons)} for n in data["notes"]],
+    }
+
+
+def export_labels() -> dict[str, str]:
+    """The export's column headers in the reader's language, by their stable key."""
+    return {
+        "rank": gettext("rank"),
+        "player": gettext("player"),
+        "tables": gettext("tables"),
+        "sit_outs": gettext("sit-outs"),
+        "why_above_next": gettext("why above the next"),
+    }
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (or a command): such a cell gets a
+# leading quote, so that "=HYPERLINK(...)" as a player's name is shown as written, never run.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(value: Any) -> str:
+    """A text cell as a spreadsheet may open it safely."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def standings_csv(data: dict[str, Any]) -> str:
-    """Standings (as :func:`standings` gives them) as CSV: one row per player, the criteria as columns,
-    and why the player is above the next one."""
+    """Standings (as :func:`standings_export` gives them) as CSV: one row per player, the criteria as
+    columns, and why the player is above the next one; headers, criteria and sentences in the reader's
+    language (the labels), every text cell safe from formula injection. The numbers are ours: "-3" stays
+    a number."""
     keys = [k for k in data["precedence"] if k != "lot"]
+    labels = {**export_labels(), **data.get("labels", {})}
+    names = {m["key"]: m.get("label", m["name"]) for m in data["metrics"]}
     out = io.StringIO()
     writer = csv.writer(out)
+    header = [labels["rank"], labels["player"], *[names.get(k, k) for k in keys]]
     writer.writerow(
-        ["rank", "player", *[METRICS[k].name for k in keys], "tables", "sit-outs", "why above the next"]
+        [csv_text(h) for h in [*header, labels["tables"], labels["sit_outs"], labels["why_above_next"]]]
     )
     rows = data["rows"]
     for i, r in enumerate(rows):
-        below = rows[i + 1]["why_above"]["text"] if i + 1 < len(rows) else ""
+        why = rows[i + 1]["why_above"] if i + 1 < len(rows) else None
+        below = (why.get("label") or why["text"]) if why else ""
         values = [_csv_value(r["values"].get(k)) for k in keys]
-        writer.writerow([r["rank"], r["name"], *values, r["tables"], r["sit_outs"], below])
+        writer.writerow(
+            [r["rank"], csv_text(r["name"]), *values, r["tables"], r["sit_outs"], csv_text(below)]
+        )
     return out.getvalue()
 
 
@@ -223,12 +286,14 @@ def error_csv(data: Any) -> str:
     writer = csv.writer(out)
     writer.writerow(["code", "message"])
     if isinstance(data, dict):
-        writer.writerow([data.get("code", ""), data.get("message", data.get("detail", ""))])
+        writer.writerow(
+            [csv_text(data.get("code", "")), csv_text(data.get("message", data.get("detail", "")))]
+        )
     return out.getvalue()
 
 
 def _csv_value(value: Any) -> str:
-    return "" if value is None else show(Fraction(str(value)))
+    return "" if value is None else show(Fraction(str(value)))  # the same notation in every language
 
 
 def standings_list(tournaments: QuerySet[Tournament]) -> list[dict[str, Any]]:
@@ -490,29 +555,35 @@ def _hands_planned(sheet: dict[str, Any]) -> int | None:
 
 def standings_tables(tournament: Tournament) -> list[dict[str, Any]]:
     """Which tables the standings include, round by round: counted (their finished match is in the
-    standings), in play (not yet), abandoned (never)."""
-    counted = set(
+    standings as it stands now), pending (finished, or changed by a ruling, and waiting for the worker to
+    count it: the worker is down or behind), in play (not finished), abandoned (never counted)."""
+    counted = dict(
         StandingsContribution.objects.filter(tournament=tournament, match__isnull=False).values_list(
-            "match_id", flat=True
+            "match_id", "position"
         )
     )
     rounds: dict[int, dict[str, Any]] = {}
     tables = (
         Table.objects.filter(round__tournament=tournament)
-        .select_related("round")
+        .annotate(last=Max("match__hands__position"))
+        .values_list(
+            "round__number", "round__game", "number", "match_id", "abandoned", "match__status", "last"
+        )
         .order_by("round__number", "number")
     )
-    for t in tables:
+    for number, game, table, match_id, abandoned, status, last in tables:
         r = rounds.setdefault(
-            t.round.number,
-            {"round": t.round.number, "game": t.round.game, "counted": [], "waiting": [], "abandoned": []},
+            number,
+            {"round": number, "game": game, "counted": [], "pending": [], "in_play": [], "abandoned": []},
         )
-        if t.abandoned:
-            r["abandoned"].append(t.number)
-        elif t.match_id in counted:
-            r["counted"].append(t.number)
+        if abandoned:
+            r["abandoned"].append(table)
+        elif status != Match.Status.FINISHED:
+            r["in_play"].append(table)
+        elif counted.get(match_id) == last:
+            r["counted"].append(table)
         else:
-            r["waiting"].append(t.number)
+            r["pending"].append(table)
     return list(rounds.values())
 
 

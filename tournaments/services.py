@@ -444,14 +444,19 @@ def tournament_update(
                 settings=", ".join(ranking)
             ),
         )
-        _append(t, events.TournamentChanged(changes=new, reason=why), actor)
+        appended = _append(t, events.TournamentChanged(changes=new, reason=why), actor)
         fields = [key for key in new if key != "scorers"]
         for key in fields:
             setattr(t, key, new[key])
         t.save(update_fields=fields)
         if scorers is not None:
             _apply_scorers(t, *scorers, actor=actor)
-        if ranking or "name" in new:
+        if "sit_out_score" in new:
+            # Every sit-out gets the new score, those of the rounds already played too (a director
+            # changing it means the evening's rule): the reason is in the log with the change.
+            SitOut.objects.filter(round__tournament=t).update(score=new["sit_out_score"])
+            projections.standings_sit_out_score(t, appended)
+        elif ranking or "name" in new:
             projections.standings_refresh(t)
         if {"forbidden_pairs", "rounds_planned", "tressette_tables"} & set(new):
             _prepare_later(t)

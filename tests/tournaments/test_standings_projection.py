@@ -5,6 +5,7 @@ rebuild from the event log gives the same bytes."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -21,8 +22,9 @@ from tests.tournaments.support import (
     open_round,
     tournament,
 )
-from tournaments import projections, services, tasks
+from tournaments import projections, selectors, services, tasks
 from tournaments.models import Standings, StandingsContribution, Tournament
+from tournaments.plan.standings import Ledger
 
 pytestmark = pytest.mark.django_db
 
@@ -216,3 +218,82 @@ def test_the_catch_up_finds_the_matches_whose_update_was_lost() -> None:
 
     assert projections.standings_stale() == [] and projections.ratings_stale() == []
     assert sum(r["tables"] for r in Standings.objects.get(tournament=t).data["rows"]) == 6
+
+
+def test_a_rebuild_recreates_the_standings_once_their_rows_are_deleted(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    club = club_with_players(9)
+    t = tournament(club)
+    rnd = open_round(t, club.director)
+    table = rnd.tables.select_related("match").first()
+    assert table is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_match(table.match, seed=5)
+    counted = snapshot(t)
+    Standings.objects.filter(tournament=t).delete()
+    StandingsContribution.objects.filter(tournament=t).delete()
+
+    projections.standings_rebuild(tournament_id=t.pk)
+
+    assert snapshot(t) == counted
+
+
+def test_an_update_after_the_standings_rows_were_deleted_counts_everything_again(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    club = club_with_players(9)
+    t = tournament(club)
+    rnd = open_round(t, club.director)
+    first, second = list(rnd.tables.select_related("match").order_by("number"))[:2]
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_match(first.match, seed=5)
+    Standings.objects.filter(tournament=t).delete()
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_match(second.match, seed=6)
+    live = snapshot(t)
+
+    projections.standings_rebuild(tournament_id=t.pk)
+
+    assert snapshot(t) == live
+    assert sum(1 for r in Standings.objects.get(tournament=t).data["rows"] if r["tables"]) == 6
+
+
+def test_a_sit_out_score_changed_after_round_one_applies_to_every_sit_out(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    club = club_with_players(10)  # one sits out each round
+    t = tournament(club, rounds_planned=2, sit_out_score=2)
+    director = club.director
+    with django_capture_on_commit_callbacks(execute=True):
+        first = open_round(t, director)
+        finish_round(first, seed=1)
+        close_round(t, first, director)
+        second = open_round(t, director)
+    sat = [s.player_id for r in (first, second) for s in r.sit_outs.all()]
+    t.refresh_from_db()
+
+    services.tournament_update(
+        tournament=t,
+        expected_version=t.version,
+        actor=director,
+        reason="the middle of a table, as agreed",
+        sit_out_score="13/2",
+    )
+
+    standings = Standings.objects.get(tournament=t)
+    rows = {r["player"]: r for r in standings.data["rows"]}
+    ledger = Ledger.from_json(standings.ledger)
+    assert len(sat) == 2 and sat[0] != sat[1]
+    for player in sat:
+        assert ledger.tally(player).sit_out_score == Fraction(13, 2)
+    # The round-1 sit-out has no table finished yet (round 2 is in play): the sit-out is his total.
+    assert rows[sat[0]]["tables"] == 0
+    assert rows[sat[0]]["values"]["total"] == "13/2"
+    assert all(s.score == "13/2" for r in (first, second) for s in r.sit_outs.all())
+    change = selectors.tournament_changes(t)[0]
+    assert change["changes"] == {"sit_out_score": "13/2"}
+    assert change["reason"] == "the middle of a table, as agreed"
+    live = snapshot(t)
+    projections.standings_rebuild(tournament_id=t.pk)
+    assert snapshot(t) == live

@@ -156,6 +156,20 @@ class StandingsSerializer(serializers.Serializer[Any]):
     updated_at = serializers.DateTimeField()
 
 
+class StandingsExportSerializer(StandingsSerializer):
+    language = serializers.CharField(help_text="the language of the labels")
+    labels = serializers.JSONField(
+        help_text="the column headers by key: rank, player, tables, sit_outs, why_above_next"
+    )
+    metrics = serializers.JSONField(
+        help_text="each criterion: key, name, abbr, direction, and label, abbr_label in the reader's language"
+    )
+    rows = serializers.JSONField(
+        help_text="as in the standings; each why_above also has label, its sentence in the reader's language"
+    )
+    notes = serializers.JSONField(help_text="as in the standings, each with label in the reader's language")
+
+
 STANDINGS_EXAMPLE = OpenApiExample(
     "Two players separated on the second criterion",
     value={
@@ -594,14 +608,16 @@ class StandingsExportApi(TournamentApi):
         parameters=[OpenApiParameter("format", str, enum=["csv", "json"], description="default csv")],
         responses={
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="UTF-8 with a byte-order mark"),
-            (200, "application/json"): StandingsSerializer,
+            (200, "application/json"): StandingsExportSerializer,
         },
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        """The standings as a file to download: CSV (the default) or JSON."""
+        """The standings as a file to download: CSV (the default) or JSON, in the reader's language
+        (Accept-Language): the CSV's headers, criteria and sentences; in the JSON, labels beside the
+        stable machine keys."""
         tournament = self.get_tournament(tournament_id)
         fmt = request.accepted_renderer.format
-        response = Response(selectors.standings(tournament, user=request.user))
+        response = Response(selectors.standings_export(tournament, user=request.user))
         response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.{fmt}"'
         return response
 

@@ -9,7 +9,6 @@ pages build their sentences again from the same facts, so that they read in the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from fractions import Fraction
 from typing import Any
 
 from django.utils import formats
@@ -21,28 +20,12 @@ from common.errors import ConcurrencyConflict, ServiceError
 from scoring.pages import display as scoring_display
 from tournaments.models import Tournament
 from tournaments.plan.standings import METRICS
+from tournaments.words import metric_abbr, metric_name, note_text, number, numbers_apart, why_above
+
+__all__ = ["metric_abbr", "metric_name", "note_text", "number", "numbers_apart", "why_above"]
 
 
 # ---- numbers and names -------------------------------------------------------------------------------
-def number(value: Any) -> str:
-    """A value of the standings for people: whole numbers as they are, others with up to two decimals in
-    the reader's notation, none as a dash."""
-    if value is None or value == "":
-        return "–"
-    exact = Fraction(str(value))
-    if exact.denominator == 1:
-        return str(exact.numerator)
-    return str(formats.number_format(round(float(exact), 2), use_l10n=True))
-
-
-def metric_name(key: str) -> str:
-    return gettext(METRICS[key].name) if key in METRICS else key
-
-
-def metric_abbr(key: str) -> str:
-    return gettext(METRICS[key].abbr) if key in METRICS else key
-
-
 def metric_columns(precedence: Iterable[str]) -> list[dict[str, str]]:
     """The criteria shown as columns (all but the lot), with their names, abbreviations and direction."""
     return [
@@ -69,33 +52,6 @@ def scoring_name(value: str) -> str:
 
 
 # ---- standings ---------------------------------------------------------------------------------------
-def why_above(above: str, below: str, why: Mapping[str, Any]) -> str:
-    """The sentence for two neighbouring rows, e.g. "Bianchi above Rossi: equal on total 42; tables won
-    3 against 2", from the facts the standings keep (the first criterion that differs, both values, and
-    the criteria equal before it)."""
-    reasons = []
-    equal = why.get("equal_on") or []
-    if equal:
-        criteria = ", ".join(f"{metric_name(k)} {number(v)}" for k, v in equal)
-        reasons.append(gettext("equal on %(criteria)s") % {"criteria": criteria})
-    if why["key"] == "lot":
-        reasons.append(gettext("drawn by lot"))
-    else:
-        reasons.append(
-            gettext("%(criterion)s %(above)s against %(below)s")
-            % {
-                "criterion": metric_name(why["key"]),
-                "above": number(why["above"]),
-                "below": number(why["below"]),
-            }
-        )
-    return gettext("%(above)s above %(below)s: %(reasons)s") % {
-        "above": above,
-        "below": below,
-        "reasons": "; ".join(reasons),
-    }
-
-
 def standings_rows(
     rows: Sequence[Mapping[str, Any]], keys: Sequence[str], games: Sequence[str]
 ) -> list[dict[str, Any]]:
@@ -122,33 +78,6 @@ def rating(value: Mapping[str, Any] | None) -> str:
     if value is None:
         return "–"
     return str(formats.number_format(value["ordinal"], decimal_pos=1, use_l10n=True))
-
-
-def note_text(note: Mapping[str, Any], reasons: Mapping[int, str]) -> str:
-    """A note on a table (``tournaments.projections.table_notes``) in the reader's language."""
-    where = {"round": note["round"], "table": note["table"]}
-    if note["kind"] == "abandoned":
-        return gettext("Round %(round)s, table %(table)s was abandoned (%(reason)s): it counts nothing.") % {
-            **where,
-            "reason": reasons.get(note["match"], ""),
-        }
-    if note["kind"] == "reopened":
-        return (
-            gettext(
-                "Round %(round)s, table %(table)s was reopened by a ruling after the round closed: "
-                "it is not counted until it finishes again."
-            )
-            % where
-        )
-    if note["kind"] == "changed":
-        return (
-            gettext(
-                "Round %(round)s, table %(table)s was changed by a ruling after the round closed: "
-                "it is counted as it stands now."
-            )
-            % where
-        )
-    return str(note.get("text", ""))
 
 
 # ---- rounds and tables -------------------------------------------------------------------------------

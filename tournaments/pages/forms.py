@@ -97,7 +97,10 @@ class RankingFields(forms.Form):
         label=_("Score for a sit-out"),
         max_length=30,
         initial="0",
-        help_text=_("In the unit of the total: e.g. 6 rank points, the middle of a table (6 or 13/2)."),
+        help_text=_(
+            "In the unit of the total: e.g. 6 rank points, the middle of a table (6 or 13/2). A change "
+            "applies to every sit-out, those of the rounds already played too."
+        ),
     )
     rounds_planned = forms.IntegerField(
         label=_("Rounds planned"),

@@ -292,23 +292,20 @@ class Ledger:
 
 
 def _count(counter: Counter[Fraction], value: Fraction, sign: int) -> None:
-    key = _canonical(value)
-    counter[key] += sign
-    if counter[key] == 0:
-        del counter[key]
-
-
-def _canonical(value: Fraction) -> Fraction:
-    # Whole numbers kept as ints: they sort and hash fast, and equal their Fraction (3 == Fraction(3)).
-    return value.numerator if value.denominator == 1 else value  # type: ignore[return-value]
+    counter[value] += sign
+    if counter[value] == 0:
+        del counter[value]
 
 
 def number(text: str) -> Fraction:
-    """An exact number from its string ("42", "-7", "22/3"), without Fraction's slower general parser."""
+    """An exact number from its string ("42", "-7", "22/3"), without Fraction's slower general parser.
+
+    Always a Fraction, whole numbers included: an int read back from the stored sums would turn a later
+    division (the average rank) into a float, rounded and no longer equal to the exact rebuild."""
     if "/" in text:
         numerator, denominator = text.split("/")
         return Fraction(int(numerator), int(denominator))
-    return int(text)  # type: ignore[return-value]
+    return Fraction(int(text))
 
 
 def _counter_json(counter: Counter[Fraction]) -> dict[str, int]:
@@ -358,7 +355,7 @@ def _best(player: int, ctx: Context) -> Value:
 
 def _average_rank(player: int, ctx: Context) -> Value:
     t = ctx.ledger.tally(player)
-    return t.rank_sum / t.tables if t.tables else None
+    return Fraction(t.rank_sum) / t.tables if t.tables else None
 
 
 def lot(seed: int, player: int) -> int:
@@ -579,28 +576,76 @@ def _why(
 
 
 def why_text(above: str, below: str, key: str, a: Value, b: Value, equal: Sequence[tuple[str, Value]]) -> str:
-    """The sentence for a neighbour: "Bianchi above Rossi: equal on total 42; tables won 3 against 2"."""
+    """The sentence for a neighbour: "Bianchi above Rossi: equal on total 42; tables won 3 against 2".
+
+    The deciding values are shown so that they differ ("average rank 1.056 against 1.063", not 1.06
+    against 1.06), and a line decided by lot gives both draws."""
     parts = []
     if equal:
         parts.append("equal on " + ", ".join(f"{METRICS[k].name} {show(v)}" for k, v in equal))
+    shown_a, shown_b = show_apart(a, b)
     if key == "lot":
-        parts.append("drawn by lot")
+        parts.append(f"drawn by lot, {shown_a} against {shown_b}")
     else:
-        parts.append(f"{METRICS[key].name} {show(a)} against {show(b)}")
+        parts.append(f"{METRICS[key].name} {shown_a} against {shown_b}")
     return f"{above} above {below}: " + "; ".join(parts)
 
 
-def show(value: Value) -> str:
-    """A value for people: whole numbers as they are, others with up to two decimals, none as a dash."""
+SHOWN_DECIMALS = 2  # decimals shown for a value that is not whole
+MOST_DECIMALS = 6  # beyond this, two values too close to tell apart are shown as fractions
+
+
+def _checked(value: Value) -> Value:
+    if not isinstance(value, Fraction | int | None) or isinstance(value, bool):
+        raise TypeError(f"a standings value is exact (a Fraction or an int), not {value!r}")
+    return value
+
+
+def _rounded(value: Fraction, places: int) -> int:
+    """``value`` times 10**places, rounded half away from zero (1.0625 reads 1.063, as people round)."""
+    scaled = abs(value) * 10**places
+    digits = int(scaled + Fraction(1, 2))
+    return -digits if value < 0 else digits
+
+
+def decimals_apart(a: Value, b: Value) -> int | None:
+    """The fewest decimals (at least :data:`SHOWN_DECIMALS`) at which two different values, rounded,
+    still differ; None when even :data:`MOST_DECIMALS` cannot tell them apart (show them as fractions)."""
+    if a is None or b is None or a == b:
+        return SHOWN_DECIMALS
+    for places in range(SHOWN_DECIMALS, MOST_DECIMALS + 1):
+        if _rounded(Fraction(a), places) != _rounded(Fraction(b), places):
+            return places
+    return None
+
+
+def show(value: Value, places: int | None = SHOWN_DECIMALS) -> str:
+    """A value for people: whole numbers as they are, others with up to ``places`` decimals (None: as
+    an exact fraction, "19/18"), none as a dash."""
+    value = _checked(value)
     if value is None:
         return "–"
-    if isinstance(value, Fraction) and value.denominator != 1:
-        return f"{float(value):.2f}".rstrip("0").rstrip(".")
-    return str(int(value))
+    exact_value = Fraction(value)
+    if exact_value.denominator == 1:
+        return str(exact_value.numerator)
+    if places is None:
+        return str(exact_value)
+    digits = _rounded(exact_value, places)
+    sign = "-" if digits < 0 else ""
+    whole, part = divmod(abs(digits), 10**places)
+    decimals = str(part).rjust(places, "0").rstrip("0")
+    return f"{sign}{whole}.{decimals}" if decimals else f"{sign}{whole}"
+
+
+def show_apart(a: Value, b: Value) -> tuple[str, str]:
+    """Two deciding values shown so that, when they differ, their texts differ too."""
+    places = decimals_apart(a, b)
+    return show(a, places), show(b, places)
 
 
 def exact(value: Value) -> int | str | None:
     """A value for machines: whole numbers as numbers, fractions as exact strings (``"22/3"``)."""
+    value = _checked(value)
     if value is None:
         return None
     if isinstance(value, Fraction) and value.denominator != 1:

@@ -100,7 +100,11 @@ def test_the_why_above_sentence_is_built_from_the_facts() -> None:
         "Anna above Bruno: equal on total 24, tables won 2; average rank 1.5 against 2"
     )
     lot = {"key": "lot", "above": 9, "below": 4, "equal_on": [["total", 6]]}
-    assert display.why_above("Carla", "Dario", lot) == "Carla above Dario: equal on total 6; drawn by lot"
+    assert display.why_above("Carla", "Dario", lot) == (
+        "Carla above Dario: equal on total 6; drawn by lot, 9 against 4"
+    )
+    close = {"key": "average_rank", "above": "19/18", "below": "17/16", "equal_on": []}
+    assert display.why_above("Anna", "Bruno", close) == "Anna above Bruno: average rank 1.056 against 1.063"
 
 
 def test_the_page_says_which_tables_it_includes_and_how_fresh_it_is(played: Tournament) -> None:
@@ -118,6 +122,25 @@ def test_a_table_still_in_play_is_named_as_not_yet_counted(club: Club) -> None:
     shown = text(browser(None).get(f"/tournaments/{t.pk}/standings/"))
 
     assert "no table counted yet; tables 1, 2, 3 still in play." in shown
+
+
+def test_a_finished_table_whose_update_is_pending_is_said_finished_and_waiting_to_be_counted(
+    club: Club, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The worker is down: the match finished, its update is queued but not run."""
+    t = tournament(club, published=True)
+    rnd = open_round(t, club.director)
+    tables = list(rnd.tables.select_related("match").order_by("number"))
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_match(tables[0].match, seed=1)
+    with django_capture_on_commit_callbacks(execute=False):  # the update never reaches a worker
+        finish_match(tables[1].match, seed=2)
+
+    shown = text(browser(None).get(f"/tournaments/{t.pk}/standings/"))
+
+    assert "table 1 counted; table 2 finished, waiting to be counted; table 3 still in play." in shown
+    shown = text(Client(HTTP_ACCEPT_LANGUAGE="it").get(f"/tournaments/{t.pk}/standings/"))
+    assert "tavolo 2 finito, in attesa di essere conteggiato" in shown
 
 
 def test_the_printed_standings_carry_the_log_position_and_its_hash(played: Tournament) -> None:
