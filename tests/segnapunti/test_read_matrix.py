@@ -131,7 +131,7 @@ WRITES = {
     "api/tournaments/<id:tournament_id>/standings/rebuild/",
     "tournaments/<id:tournament_id>/registrations/new-guest/",
     # What-ifs are reads sent as POST (their options in the body): who may ask is the match's or the
-    # tournament's readers, tested in tests/scoring/api/test_whatif_api.py and tests/tournaments/test_whatif.py.
+    # tournament's readers (tests/scoring/api/test_whatif_api.py, tests/tournaments/test_whatif.py).
     "api/matches/<id:match_id>/whatif/",
     "api/tournaments/<id:tournament_id>/standings/whatif/",
     "favicon.ico",  # a redirect to the static icon
