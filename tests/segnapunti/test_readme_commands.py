@@ -156,6 +156,13 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, root / name)
     (root / ".venv").symlink_to(PROJECT / ".venv")
+    # The copy must never reinstall into the shared virtualenv (that would point its editable install at
+    # this temporary copy): make's inputs are given a time before the install's.
+    installed = PROJECT / ".venv" / ".installed"
+    if installed.exists():
+        before = installed.stat().st_mtime - 1
+        for name in ("pyproject.toml", "constraints.txt"):
+            os.utime(root / name, (before, before))
     return root
 
 
