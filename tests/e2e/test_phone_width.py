@@ -131,7 +131,7 @@ def test_a_card_keyed_wrong_is_refused_beside_the_field_on_a_phone_in_french(
 
     page.fill("#table-root input[name=card]", _spoken(hand))
     page.click("#table-root .inline-form button.primary")
-    page.wait_for_function(f"document.getElementById('table-root').dataset.version > {hand.version}")
+    page.wait_for_function(f"() => document.getElementById('table-root').dataset.version > {hand.version}")
     assert page.locator("#card-error").count() == 0
 
 

@@ -60,6 +60,8 @@ GAME_DOCUMENTS = {
     ("/api/records/import/", "post"),
     ("/api/tournaments/", "post"),
     ("/api/tournaments/{tournament_id}/", "patch"),
+    ("/api/matches/{match_id}/whatif/", "post"),
+    ("/api/tournaments/{tournament_id}/standings/whatif/", "post"),
 }
 
 
