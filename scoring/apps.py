@@ -11,7 +11,7 @@ class ScoringConfig(AppConfig):
     # the log, the seats, a match's game, options and club, a hand's match, number, stream and dealer.
     app_role_rights = {
         "StoredEvent": ("SELECT, INSERT", ()),
-        "Match": ("SELECT, INSERT", ("title", "published", "sheet", "status")),
+        "Match": ("SELECT, INSERT", ("title", "published", "sheet", "status", "abandon_reason")),
         "MatchSeat": ("SELECT, INSERT", ()),
         "Match.scorers": ("SELECT, INSERT, DELETE", ()),
         "Hand": (

@@ -34,6 +34,7 @@ from scoring.hands.snapshot import snapshot
 from scoring.log import chain, store
 from scoring.log.events import (
     HandStarted,
+    MatchAbandoned,
     MatchOpened,
     MoveRecorded,
     MoveUndone,
@@ -466,6 +467,7 @@ class MatchLog:
     match: int
     opened: MatchOpened
     hands: tuple[tuple[store.RecordedEvent, ...], ...]
+    abandoned: str | None = None  # the director's reason, once the match stream says it was abandoned
 
     @property
     def seats(self) -> list[tuple[int | None, str]]:
@@ -510,7 +512,18 @@ def match_logs(match_ids: Sequence[int]) -> dict[int, MatchLog]:
                     break
                 hands[pk].append(tuple(found[name]))
             guess[pk] = len(hands[pk]) * 2
-    return {pk: MatchLog(pk, opened[pk], tuple(hands[pk])) for pk in ids}
+    abandoned = {
+        pk: next(
+            (
+                e.event.reason
+                for e in opened_events[match_stream_id(pk)]
+                if isinstance(e.event, MatchAbandoned)
+            ),
+            None,
+        )
+        for pk in ids
+    }
+    return {pk: MatchLog(pk, opened[pk], tuple(hands[pk]), abandoned[pk]) for pk in ids}
 
 
 def match_outcomes_from_log(
@@ -700,6 +713,7 @@ def match_differences(match_ids: Sequence[int]) -> list[Difference]:
             "options": match.options,
             "direction": match.direction,
             "status": match.status,
+            "abandon_reason": match.abandon_reason,
             "sheet": match.sheet,
         }
         logged_match = {
@@ -707,7 +721,12 @@ def match_differences(match_ids: Sequence[int]) -> list[Difference]:
             "game": opened.game,
             "options": opened.options,
             "direction": opened.direction,
-            "status": Match.Status.FINISHED if sheet["finished"] else Match.Status.OPEN,
+            "status": Match.Status.ABANDONED
+            if mlog.abandoned is not None
+            else Match.Status.FINISHED
+            if sheet["finished"]
+            else Match.Status.OPEN,
+            "abandon_reason": mlog.abandoned or "",
             "sheet": sheet,
         }
         compare(out, Match._meta.db_table, f"id={pk}", stored_match, logged_match)

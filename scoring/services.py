@@ -57,6 +57,7 @@ from scoring.log import store
 from scoring.log.events import (
     Event,
     HandStarted,
+    MatchAbandoned,
     MatchOpened,
     MoveRecorded,
     MoveUndone,
@@ -625,6 +626,8 @@ def match_abandon(*, match: Match, reason: str) -> bool:
         return False
     fresh.status, fresh.abandon_reason = Match.Status.ABANDONED, reason
     fresh.save(update_fields=["status", "abandon_reason"])
+    stream = match_stream_id(match.pk)
+    store.append(stream, [MatchAbandoned(reason=reason)], expected_version=len(store.read_stream(stream)))
     match.status, match.abandon_reason = fresh.status, fresh.abandon_reason
     return True
 

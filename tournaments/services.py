@@ -842,11 +842,16 @@ def seating_prepare(*, tournament_id: int, game: str | None = None) -> bool:
     return True
 
 
+def tasks_run_here() -> bool:
+    """Whether this process runs the tasks itself (no worker to wait for)."""
+    return tasks.in_process()
+
+
 def _rank_later(t: Tournament, registration: Registration) -> None:
     """Show a new player in the standings. Ranking everyone again costs in proportion to the players, so
     with a broker a worker does it after the commit (once for a burst of registrations); run in-process
     there is nobody else to do it, and it is done here."""
-    if settings.CELERY_TASK_ALWAYS_EAGER:
+    if tasks.in_process():
         projections.standings_refresh(t)
     else:
         transaction.on_commit(lambda: tasks.enqueue(tasks.standings_register, t.pk, registration.pk))
@@ -855,7 +860,7 @@ def _rank_later(t: Tournament, registration: Registration) -> None:
 def _prepare_later(t: Tournament) -> None:
     """After the commit, ask a worker to plan the next rounds (with a broker only: run in-process, the
     planning would hold up the request; the round's opening plans instead)."""
-    if not settings.CELERY_TASK_ALWAYS_EAGER and len(t.games) == 1:
+    if not tasks.in_process() and len(t.games) == 1:
         transaction.on_commit(lambda: tasks.enqueue(tasks.seating_prepare, t.pk))
 
 

@@ -14,7 +14,7 @@ import queue
 import threading
 from typing import Any
 
-from celery import Task, shared_task
+from celery import Task, current_app, shared_task
 from django.conf import settings
 from django.utils.translation import gettext
 
@@ -22,6 +22,11 @@ from tournaments import projections
 from tournaments.selectors import club_roster
 
 log = logging.getLogger(__name__)
+
+
+def in_process() -> bool:
+    """Whether tasks run here, in this process (no broker, or a test that asks so), not on a worker."""
+    return bool(current_app.conf.task_always_eager)
 
 
 @shared_task

@@ -182,6 +182,17 @@ class MatchOpened(Event):
     seats: tuple[dict[str, Any], ...]
 
 
+@register
+@dataclass(frozen=True)
+class MatchAbandoned(Event):
+    """The director stopped the match unfinished (its table abandoned), with his reason: nothing more is
+    recorded in it. Kept in the match's own stream, so that its status comes from the log too."""
+
+    type = "MatchAbandoned"
+
+    reason: str
+
+
 # The events a hand's stream is made of.
 
 

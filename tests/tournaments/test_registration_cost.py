@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.scoring.factories import PlayerFactory
 from tests.tournaments.support import Club, club_with_players, tournament
-from tournaments import projections, services
+from tournaments import projections, services, tasks
 from tournaments.models import Registration, Standings, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -29,10 +29,10 @@ def register(t: Tournament, name: str) -> Registration:
 
 
 def test_with_a_worker_the_request_does_not_rank_and_the_worker_does_after_the_commit(
-    settings: Any, django_capture_on_commit_callbacks: Callable[..., Any]
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Callable[..., Any]
 ) -> None:
     t = tournament(club_with_players(4))
-    settings.CELERY_TASK_ALWAYS_EAGER = False
+    monkeypatch.setattr(tasks, "in_process", lambda: False)  # a worker would take the tasks
     before = names(t)
 
     with django_capture_on_commit_callbacks(execute=False) as queued:
@@ -56,7 +56,7 @@ def test_a_burst_of_registrations_is_ranked_once_by_the_last_one_s_task() -> Non
 
 def queries_to_register(club: Club, settings: Any, monkeypatch: pytest.MonkeyPatch) -> int:
     t = tournament(club)
-    settings.CELERY_TASK_ALWAYS_EAGER = False
+    monkeypatch.setattr(tasks, "in_process", lambda: False)  # a worker would take the tasks
     ranked: list[int] = []
     monkeypatch.setattr(projections, "_document", lambda **kw: ranked.append(1))  # ranking everyone
     t.refresh_from_db()
@@ -64,7 +64,6 @@ def queries_to_register(club: Club, settings: Any, monkeypatch: pytest.MonkeyPat
     with CaptureQueriesContext(connection) as done:
         services.player_register(tournament=t, player=player, expected_version=t.version, actor=None)
     monkeypatch.undo()
-    settings.CELERY_TASK_ALWAYS_EAGER = True
     assert ranked == []
     return len(done.captured_queries)
 

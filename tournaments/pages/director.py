@@ -475,7 +475,7 @@ def round_open(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if not form.is_valid():
         return _tournament_page(request, tournament, status=400, open_form=form)
     game = form.cleaned_data["game"] or None
-    if not settings.CELERY_TASK_ALWAYS_EAGER and not services.seating_ready(tournament=tournament, game=game):
+    if not services.tasks_run_here() and not services.seating_ready(tournament=tournament, game=game):
         # No plan kept for these players: a worker plans and opens the round while a page says so.
         services.round_open_queue(
             tournament=tournament,
