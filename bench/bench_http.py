@@ -1,6 +1,6 @@
 """Time recording over HTTP as a club night does it: the site exactly as `make serve` runs it (the
-command itself: nginx in front of gunicorn with segnapunti/gunicorn.conf.py, its threads, access log and
-recycling) serving the API on PostgreSQL, and N tables recording at once, each a scorer posting one legal
+command itself: nginx in front of gunicorn with segnapunti/gunicorn.conf.py, its threads and access
+log) serving the API on PostgreSQL, and N tables recording at once, each a scorer posting one legal
 move after the other (the deal first, then every call and card, the next hand when one ends). Prints the
 moves recorded per second and the latency of a move (median, p99) for each number of tables, and how
 long the store's ordering lock was held, sampled from pg_locks during the load.

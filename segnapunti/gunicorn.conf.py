@@ -16,6 +16,9 @@ threads = int(os.environ.get("WEB_THREADS", "4"))
 keepalive = 5  # deploy/nginx.conf lets its idle upstream connections go sooner (4 s)
 timeout = 30
 graceful_timeout = 20
-max_requests = 5000  # recycled now and then, so a slow leak never grows unbounded
-max_requests_jitter = 500
+# No recycling (max_requests): a gthread worker that retires drops the connections it has accepted and
+# not yet served, and nginx answers those requests 502. Measured (issue 29, bench/bench_http.py at 32
+# tables): with max_requests 5000 the load met 502s as the first worker retired; without, none. A
+# worker's memory stays flat over a long load (bench/bench_memory.py), so there is no leak to bound.
+max_requests = 0
 accesslog = "-"
