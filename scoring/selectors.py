@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -663,6 +663,19 @@ def compare(
     for column, value in logged.items():
         if plain(stored[column]) != plain(value):
             out.append(Difference(table, key, column, plain(stored[column]), plain(value)))
+
+
+def compare_rows(
+    out: list[Difference],
+    table: str,
+    where: Callable[[Any], str],
+    stored: Mapping[Any, Mapping[str, Any]],
+    logged: Mapping[Any, Mapping[str, Any]],
+) -> None:
+    """:func:`compare` for every key either side holds (in key order): a row on one side only is one
+    difference; ``where`` names a key's row."""
+    for key in sorted(set(stored) | set(logged)):
+        compare(out, table, where(key), stored.get(key), logged.get(key))
 
 
 def _counts(counts: Sequence[int]) -> list[int]:

@@ -29,7 +29,14 @@ from django.utils import timezone
 from common.batch import gc_paused
 from scoring.log import store
 from scoring.models import Match
-from scoring.selectors import Difference, MatchOutcome, compare, match_outcome, match_outcomes_from_log
+from scoring.selectors import (
+    Difference,
+    MatchOutcome,
+    compare,
+    compare_rows,
+    match_outcome,
+    match_outcomes_from_log,
+)
 from tournaments import events
 from tournaments.models import (
     PlayerRating,
@@ -695,76 +702,68 @@ def tournament_differences(tournament: Tournament) -> list[Difference]:
     logged_t["published"], stored_t["published"] = tlog.published, tournament.published
     compare(out, Tournament._meta.db_table, where, stored_t, logged_t)
 
-    rounds = {r.number: r for r in Round.objects.filter(tournament=tournament)}
-    logged_rounds = {r.number: r for r in tlog.rounds}
-    for number in sorted(set(rounds) | set(logged_rounds)):
-        row, rlog = rounds.get(number), logged_rounds.get(number)
-        compare(
-            out,
-            Round._meta.db_table,
-            f"tournament_id={tournament.pk} number={number}",
-            None
-            if row is None
-            else {
-                "game": row.game,
-                "seed": row.seed,
-                "repeats": row.repeats,
-                "closed_position": row.closed_position,
-            },
-            None
-            if rlog is None
-            else {
-                "game": rlog.game,
-                "seed": rlog.seed,
-                "repeats": rlog.repeats,
-                "closed_position": rlog.closed_position,
-            },
-        )
-    tables = {
-        (t.round.number, t.number): t
-        for t in Table.objects.filter(round__tournament=tournament).select_related("round")
-    }
-    logged_tables = {(r.number, t.number): t for r in tlog.rounds for t in r.tables}
-    for key in sorted(set(tables) | set(logged_tables)):
-        table, tl = tables.get(key), logged_tables.get(key)
-        compare(
-            out,
-            Table._meta.db_table,
-            f"tournament_id={tournament.pk} round={key[0]} number={key[1]}",
-            None
-            if table is None
-            else {
-                "match_id": table.match_id,
-                "players": table.players,
-                "dealer": table.dealer,
-                "pairs": table.pairs,
-                "abandoned": table.abandoned,
-                "abandon_reason": table.abandon_reason,
-            },
-            None
-            if tl is None
-            else {
-                "match_id": tl.match,
-                "players": list(tl.players),
-                "dealer": tl.dealer,
-                "pairs": tl.pairs,
-                "abandoned": tl.abandoned,
-                "abandon_reason": tl.reason,
-            },
-        )
-    sits = {
-        (s.round.number, s.player_id): s.score
-        for s in SitOutRow.objects.filter(round__tournament=tournament).select_related("round")
-    }
-    logged_sits = {(r.number, p): r.sit_out_score for r in tlog.rounds for p in r.sit_outs}
-    for key in sorted(set(sits) | set(logged_sits)):
-        compare(
-            out,
-            SitOutRow._meta.db_table,
-            f"tournament_id={tournament.pk} round={key[0]} player_id={key[1]}",
-            None if key not in sits else {"score": sits[key]},
-            None if key not in logged_sits else {"score": logged_sits[key]},
-        )
+    pk = tournament.pk
+    compare_rows(
+        out,
+        Round._meta.db_table,
+        lambda number: f"tournament_id={pk} number={number}",
+        {
+            r.number: {
+                "game": r.game,
+                "seed": r.seed,
+                "repeats": r.repeats,
+                "closed_position": r.closed_position,
+            }
+            for r in Round.objects.filter(tournament=tournament)
+        },
+        {
+            r.number: {
+                "game": r.game,
+                "seed": r.seed,
+                "repeats": r.repeats,
+                "closed_position": r.closed_position,
+            }
+            for r in tlog.rounds
+        },
+    )
+    compare_rows(
+        out,
+        Table._meta.db_table,
+        lambda key: f"tournament_id={pk} round={key[0]} number={key[1]}",
+        {
+            (t.round.number, t.number): {
+                "match_id": t.match_id,
+                "players": t.players,
+                "dealer": t.dealer,
+                "pairs": t.pairs,
+                "abandoned": t.abandoned,
+                "abandon_reason": t.abandon_reason,
+            }
+            for t in Table.objects.filter(round__tournament=tournament).select_related("round")
+        },
+        {
+            (r.number, t.number): {
+                "match_id": t.match,
+                "players": list(t.players),
+                "dealer": t.dealer,
+                "pairs": t.pairs,
+                "abandoned": t.abandoned,
+                "abandon_reason": t.reason,
+            }
+            for r in tlog.rounds
+            for t in r.tables
+        },
+    )
+    compare_rows(
+        out,
+        SitOutRow._meta.db_table,
+        lambda key: f"tournament_id={pk} round={key[0]} player_id={key[1]}",
+        {
+            (s.round.number, s.player_id): {"score": s.score}
+            for s in SitOutRow.objects.filter(round__tournament=tournament).select_related("round")
+        },
+        {(r.number, p): {"score": r.sit_out_score} for r in tlog.rounds for p in r.sit_outs},
+    )
 
     standings = Standings.objects.filter(tournament=tournament).first()
     compare(
@@ -780,18 +779,17 @@ def tournament_differences(tournament: Tournament) -> list[Difference]:
         },
         {"position": rebuilt.position, "ledger": rebuilt.ledger.as_json(), "data": rebuilt.data},
     )
-    stored_c = {c.key: c for c in StandingsContribution.objects.filter(tournament=tournament)}
-    logged_c = {c.key: _contribution_row(tournament, c) for c in rebuilt.contributions}
-    for c_key in sorted(set(stored_c) | set(logged_c)):
-        compare(
-            out,
-            StandingsContribution._meta.db_table,
-            f"tournament_id={tournament.pk} key={c_key}",
-            *[
-                None if c is None else {"match_id": c.match_id, "position": c.position, "data": c.data}
-                for c in (stored_c.get(c_key), logged_c.get(c_key))
-            ],
-        )
+
+    def contribution(c: StandingsContribution) -> dict[str, Any]:
+        return {"match_id": c.match_id, "position": c.position, "data": c.data}
+
+    compare_rows(
+        out,
+        StandingsContribution._meta.db_table,
+        lambda key: f"tournament_id={pk} key={key}",
+        {c.key: contribution(c) for c in StandingsContribution.objects.filter(tournament=tournament)},
+        {c.key: contribution(_contribution_row(tournament, c)) for c in rebuilt.contributions},
+    )
     return out
 
 
@@ -799,35 +797,37 @@ def ratings_differences(game: str) -> list[Difference]:
     """What the game's rating rows hold that its matches, as the log tells them, do not make."""
     rebuilt = ratings_from_log(game)
     out: list[Difference] = []
-    rated = dict(RatedMatch.objects.filter(game=game).values_list("match_id", "position"))
-    for match in sorted(set(rated) | set(rebuilt.rated)):
-        compare(
-            out,
-            RatedMatch._meta.db_table,
-            f"match_id={match}",
-            None if match not in rated else {"game": game, "position": rated[match]},
-            None if match not in rebuilt.rated else {"game": game, "position": rebuilt.rated[match]},
-        )
-    history = {(h.player_id, h.match_id): (h.mu, h.sigma) for h in RatingHistory.objects.filter(game=game)}
-    for key in sorted(set(history) | set(rebuilt.history)):
-        compare(
-            out,
-            RatingHistory._meta.db_table,
-            f"game={game} player_id={key[0]} match_id={key[1]}",
-            *[
-                None if r is None else {"mu": r[0], "sigma": r[1]}
-                for r in (history.get(key), rebuilt.history.get(key))
-            ],
-        )
-    current = {r.player_id: (r.mu, r.sigma, r.matches) for r in PlayerRating.objects.filter(game=game)}
-    for player in sorted(set(current) | set(rebuilt.current)):
-        compare(
-            out,
-            PlayerRating._meta.db_table,
-            f"game={game} player_id={player}",
-            *[
-                None if r is None else {"mu": r[0], "sigma": r[1], "matches": r[2]}
-                for r in (current.get(player), rebuilt.current.get(player))
-            ],
-        )
+    compare_rows(
+        out,
+        RatedMatch._meta.db_table,
+        lambda match: f"match_id={match}",
+        {
+            match: {"game": game, "position": position}
+            for match, position in RatedMatch.objects.filter(game=game).values_list("match_id", "position")
+        },
+        {match: {"game": game, "position": position} for match, position in rebuilt.rated.items()},
+    )
+    compare_rows(
+        out,
+        RatingHistory._meta.db_table,
+        lambda key: f"game={game} player_id={key[0]} match_id={key[1]}",
+        {
+            (h.player_id, h.match_id): {"mu": h.mu, "sigma": h.sigma}
+            for h in RatingHistory.objects.filter(game=game)
+        },
+        {key: {"mu": mu, "sigma": sigma} for key, (mu, sigma) in rebuilt.history.items()},
+    )
+    compare_rows(
+        out,
+        PlayerRating._meta.db_table,
+        lambda player: f"game={game} player_id={player}",
+        {
+            r.player_id: {"mu": r.mu, "sigma": r.sigma, "matches": r.matches}
+            for r in PlayerRating.objects.filter(game=game)
+        },
+        {
+            player: {"mu": mu, "sigma": sigma, "matches": matches}
+            for player, (mu, sigma, matches) in rebuilt.current.items()
+        },
+    )
     return out
