@@ -593,6 +593,11 @@ def rectification_details(kind: str, rect: Mapping[str, Any], v: Voice) -> str:
         ).format(n=n, giver=v.seat(rect.get("from_seat")), taker=v.seat(rect.get("to_seat")))
     if kind in ("penalty", "assign_score") and isinstance(rect.get("scores"), list):
         return ", ".join(f"{v.seat(i)} {s}" for i, s in enumerate(rect["scores"]))
+    if kind == "settle_claim" and isinstance(rect.get("line"), list):
+        if not rect["line"]:
+            return gettext("the claim as stated")
+        n = len(rect["line"])
+        return ngettext("played out by a line of {n} card", "played out by a line of {n} cards", n).format(n=n)
     return cell(rect) if rect else ""
 
 

@@ -4,18 +4,24 @@ cannot apply is refused naming its rule. Every game that accepts claims, on rand
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from scoring.hands.fold import MoveEntry, RulingEntry, Setup, check_ruling, fold
+from scoring.hands.records import check_entries, export_hand, load_hand
 from scoring.rules import ImpossibleMove, MalformedMove, get_game
 from scoring.rules.claim_ruling import careless_line, settlement
 from scoring.rules.claims import HOLDS, play_line, question, random_claim, random_position, result_value, solve
 from scoring.rules.moves import Claim, ClaimResponse
 
 CLAIM_GAMES = ["tressette", "barbu", "tarocchi", "hombre_it", "lhombre"]
+SCHEMA = json.loads((Path(__file__).parents[3] / "docs" / "record-format.schema.json").read_text())
+SCHEMA_VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
 
 def disputed(name: str, seed: int, tricks_left: int = 3) -> tuple[Setup, list[MoveEntry], Any, Claim, int]:
@@ -145,3 +151,18 @@ def test_a_settled_hand_takes_no_more_moves_nor_a_second_settlement() -> None:
     with pytest.raises(ImpossibleMove) as err:
         check_ruling(view, [at], settled["rectification"])
     assert err.value.code == "ruling.claim"
+
+
+@pytest.mark.parametrize("name", CLAIM_GAMES)
+def test_a_settled_claim_goes_through_a_record_and_back(name: str) -> None:
+    setup, entries, state, claim, at = disputed(name, 7)
+    game = get_game(name)
+    settled = settlement(game, state, claim, solve(question(game, state, claim)))
+    assert settled is not None
+    log = [*entries, settle(len(entries) + 1, at, settled["rectification"]["line"])]
+    record = export_hand(setup, log, "anticlockwise")
+
+    assert not list(SCHEMA_VALIDATOR.iter_errors(json.loads(json.dumps(record))))
+    again, back, _direction = load_hand(json.loads(json.dumps(record)))
+    view, _verdicts = check_entries(again, back)
+    assert view.over and view.result == fold(setup, log).result

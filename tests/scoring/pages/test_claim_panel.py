@@ -269,6 +269,7 @@ def test_the_ruling_form_assigns_the_careless_result_in_one_step(people: People,
     assert all(f">{score}<" in sheet for score in expected.scores)
     audit = client.get(_url(match, "replay/")).text
     assert "Checked at the table." in audit and people.director.username in audit
+    assert f"played out by a line of {len(careless['line'])} cards" in audit
 
 
 def test_a_claim_that_holds_is_scored_as_stated(people: People) -> None:
