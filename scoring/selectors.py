@@ -49,7 +49,7 @@ from scoring.log.events import (
 from scoring.models import Hand, Match, MatchSeat
 from scoring.rules import HandResult, ImpossibleMove, RulesError, Text, game_names, get_game
 from scoring.rules.claim_ruling import settlement
-from scoring.rules.claims import adjudicate, question, result_value
+from scoring.rules.claims import DEFAULT_BUDGET, adjudicate, question, result_value
 from scoring.rules.core import Score, jsonable, score_str
 from scoring.rules.moves import Claim, ClaimResponse, move_from_dict, move_to_dict
 
@@ -195,9 +195,7 @@ def hand_disputed_claim(hand: Hand) -> dict[str, Any] | None:
     if not claims:
         return None
     step, entry = claims[-1]
-    disputed = any(
-        v.verdict.rule == "claim.disputed" and v.position == entry.position for v in view.verdicts
-    )
+    disputed = any(v.verdict.rule == "claim.disputed" and v.position == entry.position for v in view.verdicts)
     if not disputed:
         return None
     claim = entry.move
@@ -214,9 +212,11 @@ def hand_disputed_claim(hand: Hand) -> dict[str, Any] | None:
     found = _kept(_answer_key(view, step, "answer"), answer)
     if found is None:
         return None
+    # The settlement shares the answer's budget: no page waits longer than one search may take.
+    budget = max(0.05, DEFAULT_BUDGET - found["elapsed_ms"] / 1000)
     settled = _kept(
         _answer_key(view, step, "settlement"),
-        lambda: settlement(view.game, state, claim, found) or {"none": True},
+        lambda: settlement(view.game, state, claim, found, budget=budget) or {"none": True},
     )
     later = view.moves[step + 1 :]
     return {

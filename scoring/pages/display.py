@@ -294,7 +294,9 @@ def claim_reason(answer: Mapping[str, Any], v: Voice) -> str:
         "{seat}'s claim ({claimed} {unit}), decided by search, does not hold playing any card; careless "
         "play counts as normal and doubtful points go against the claimer: the claimer's side gets "
         "{result} {unit}, as the line of play shown gives."
-    ).format(seat=v.seat(answer["claimer"]), claimed=answer["claimed"], unit=unit, result=settlement["result"])
+    ).format(
+        seat=v.seat(answer["claimer"]), claimed=answer["claimed"], unit=unit, result=settlement["result"]
+    )
 
 
 def claim_line_view(at: Mapping[str, Any], v: Voice) -> dict[str, Any]:
@@ -597,7 +599,9 @@ def rectification_details(kind: str, rect: Mapping[str, Any], v: Voice) -> str:
         if not rect["line"]:
             return gettext("the claim as stated")
         n = len(rect["line"])
-        return ngettext("played out by a line of {n} card", "played out by a line of {n} cards", n).format(n=n)
+        return ngettext("played out by a line of {n} card", "played out by a line of {n} cards", n).format(
+            n=n
+        )
     return cell(rect) if rect else ""
 
 

@@ -16,7 +16,15 @@ from scoring.hands.fold import MoveEntry, RulingEntry, Setup, check_ruling, fold
 from scoring.hands.records import check_entries, export_hand, load_hand
 from scoring.rules import ImpossibleMove, MalformedMove, get_game
 from scoring.rules.claim_ruling import careless_line, settlement
-from scoring.rules.claims import HOLDS, play_line, question, random_claim, random_position, result_value, solve
+from scoring.rules.claims import (
+    HOLDS,
+    play_line,
+    question,
+    random_claim,
+    random_position,
+    result_value,
+    solve,
+)
 from scoring.rules.moves import Claim, ClaimResponse
 
 CLAIM_GAMES = ["tressette", "barbu", "tarocchi", "hombre_it", "lhombre"]
@@ -49,7 +57,9 @@ def disputed(name: str, seed: int, tricks_left: int = 3) -> tuple[Setup, list[Mo
 
 
 def settle(position: int, claim_at: int, line: list[dict[str, Any]]) -> RulingEntry:
-    return RulingEntry(position, (claim_at,), "claim.disputed", "why", {"kind": "settle_claim", "line": line}, "d")
+    return RulingEntry(
+        position, (claim_at,), "claim.disputed", "why", {"kind": "settle_claim", "line": line}, "d"
+    )
 
 
 @pytest.mark.parametrize("name", CLAIM_GAMES)
