@@ -83,12 +83,13 @@ def test_the_table_page_shows_nothing_until_the_claim_is_disputed(people: People
 
 
 def test_the_table_page_shows_the_disputed_claim_decided(people: People) -> None:
-    match, answer, _state, _claim = _claimed_match(people.club, dispute=True, verdict="fails")
+    match, answer, _state, claim = _claimed_match(people.club, dispute=True, verdict="fails")
 
     page = _client(people.scorer).get(_url(match)).text
 
     panel = page[page.index('id="claim"') :]
-    assert "anna's claim, decided by search" in panel or "'s claim, decided by search" in panel
+    assert claim.seat is not None
+    assert f"{SEATS[claim.seat]}'s claim, decided by search" in panel
     assert VERDICT_WORDS["fails"] in panel
     assert f"Claimed: {answer['claimed']} tricks." in panel
     assert f"With best play: {answer['best']} tricks." in panel
