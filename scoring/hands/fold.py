@@ -316,21 +316,28 @@ def _settle_claim(
     if not line:
         return (), game.settle_claim(state, claim)
     for n, move in enumerate(line, start=1):
+        assert isinstance(move, PlayCard)
         if state.over:
             raise ImpossibleMove(
                 "ruling.claim_line",
-                f"the hand is over before play {n} of the line",
+                _("the hand is over before play {n} of the line"),
                 field="rectification.line",
+                n=n,
             )
         try:
             state = game.apply(state, move).state
         except ImpossibleMove as exc:
             raise ImpossibleMove(
-                "ruling.claim_line", f"play {n} of the line: {exc.message}", field="rectification.line"
+                "ruling.claim_line",
+                _("play {n} of the line, {card} by {seat}, cannot be played here"),
+                field="rectification.line",
+                n=n,
+                card=move.card,
+                seat=move.seat,
             ) from exc
     if not state.over:
         raise ImpossibleMove(
-            "ruling.claim_line", "the line does not play the hand to its end", field="rectification.line"
+            "ruling.claim_line", _("the line does not play the hand to its end"), field="rectification.line"
         )
     return tuple(line), state
 
@@ -340,16 +347,16 @@ def _disputed_claim(standing: Sequence[MoveEntry], state: HandState, refs: Seque
     at = [i for i, m in enumerate(standing) if m.position in refs]
     if len(refs) != 1 or not at or not isinstance(standing[at[0]].move, Claim):
         raise ImpossibleMove(
-            "ruling.claim", "settle_claim references exactly one claim that stands", field="refs"
+            "ruling.claim", _("a claim is settled by a ruling on that claim alone"), field="refs"
         )
     claim = standing[at[0]].move
     assert isinstance(claim, Claim)
     if claim not in getattr(state, "disputed_claims", ()):
-        raise ImpossibleMove("ruling.claim", "this claim was not disputed", field="refs")
+        raise ImpossibleMove("ruling.claim", _("this claim was not disputed"), field="refs")
     if not all(isinstance(m.move, ClaimResponse) for m in standing[at[0] + 1 :]):
         raise ImpossibleMove(
             "ruling.claim",
-            "play went on after the claim: rule on the hand as played (transfer tricks or assign scores)",
+            _("play went on after the claim: rule on the hand as played (transfer tricks or assign scores)"),
             field="refs",
         )
     return claim
@@ -359,13 +366,14 @@ def _line(raw: Any) -> list[Move]:
     if not isinstance(raw, list | tuple) or len(raw) > LINE_MAX:
         raise MalformedMove(
             "ruling.malformed",
-            f"line lists at most {LINE_MAX} card plays (empty: the claim as stated)",
+            _("the line lists at most {count} card plays (empty: the claim as stated)"),
             field="rectification.line",
+            count=LINE_MAX,
         )
     moves = [move_from_dict(m) for m in raw]
     if not all(isinstance(m, PlayCard) for m in moves):
         raise MalformedMove(
-            "ruling.malformed", "a claim's line holds card plays only", field="rectification.line"
+            "ruling.malformed", _("a claim's line holds card plays only"), field="rectification.line"
         )
     return moves
 
@@ -537,6 +545,6 @@ def check_ruling(view: HandView, refs: Sequence[int], rectification: Mapping[str
     if kind == "settle_claim":
         if view.over:
             raise ImpossibleMove(
-                "ruling.claim", "the hand is over: the claim can no longer be settled", field="refs"
+                "ruling.claim", _("the hand is over: the claim can no longer be settled"), field="refs"
             )
         _settle_claim(view.game, view.moves, view.state, RulingEntry(0, tuple(refs), "", "", rectification))

@@ -136,7 +136,9 @@ def match_new(request: HttpRequest, club_id: int) -> HttpResponse:
 def _form_error(form: Any, exc: RulesError, voice: Voice, *, prefix: str = "") -> None:
     """Attach an engine or service error, in words, to the field it names, or to the form."""
     text = error_text(exc, voice)
-    for name in (f"{prefix}{exc.field}", exc.field):
+    # A ruling's rectification names its own fields (``rectification.line``): the form has them bare.
+    bare = exc.field.removeprefix("rectification.") if exc.field else None
+    for name in (f"{prefix}{exc.field}", exc.field, bare):
         if name and name in form.fields:
             form.add_error(name, text)
             return

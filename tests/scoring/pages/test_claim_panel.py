@@ -315,3 +315,19 @@ def test_a_scorer_cannot_settle_a_claim(people: People) -> None:
 
     assert response.status_code == 403
     assert Hand.objects.get(match=match, number=1).status != Hand.Status.OVER
+
+
+def test_a_line_that_does_not_fit_is_refused_beside_its_field_in_the_reader_s_language(
+    people: People,
+) -> None:
+    match, _answer, _state, _claim = _claimed_match(people.club, dispute=True, verdict="fails")
+    client = _client(people.director, "it")
+    fields = _settle_form(client.get(_url(match, "ruling/")).text)
+    fields["line"] = json.dumps(json.loads(fields["line"])[:4])
+
+    refused = client.post(_url(match, "ruling/"), {**fields, "action": "preview"})
+
+    assert refused.status_code == 422
+    field = refused.text[refused.text.index('id="id_line"') :]
+    assert "il gioco non porta la mano fino alla fine" in field[: field.index("</p>")]
+    assert Hand.objects.get(match=match, number=1).status != Hand.Status.OVER
