@@ -451,6 +451,7 @@ def hand_replay_page(request: HttpRequest, match_id: int, number: int) -> HttpRe
     log = display.move_log(at, voice)
     whole = hand_state(hand)  # rulings and the audit trail name moves by their numbers in the whole hand
     numbers = display.move_numbers(whole)
+    claim = hand_disputed_claim(hand) if step else None
     return render(
         request,
         "scoring/replay.html",
@@ -474,6 +475,8 @@ def hand_replay_page(request: HttpRequest, match_id: int, number: int) -> HttpRe
             "rulings": [display.ruling_view(r, numbers, voice) for r in at["rulings"]],
             "audit": display.audit_rows(hand_audit(hand), voice),
             "result": display.result_view(at.get("result"), voice),
+            # At the disputed claim, the way into the solver's line from there.
+            "line_here": bool(claim and claim.get("line") and claim["step"] == step),
         },
     )
 

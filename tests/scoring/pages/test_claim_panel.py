@@ -19,6 +19,7 @@ from scoring.rules import get_game
 from scoring.rules.claim_ruling import careless_line
 from scoring.rules.claims import play_line, question, random_position, result_value, solve
 from scoring.rules.moves import Claim, ClaimResponse, move_to_dict
+from scoring.selectors import hand_disputed_claim
 from tests.scoring.api_support import People
 
 pytestmark = pytest.mark.django_db
@@ -331,3 +332,19 @@ def test_a_line_that_does_not_fit_is_refused_beside_its_field_in_the_reader_s_la
     field = refused.text[refused.text.index('id="id_line"') :]
     assert "il gioco non porta la mano fino alla fine" in field[: field.index("</p>")]
     assert Hand.objects.get(match=match, number=1).status != Hand.Status.OVER
+
+
+def test_the_recorded_replay_at_the_claim_leads_into_the_line(people: People) -> None:
+    match, _answer, _state, _claim = _claimed_match(people.club, dispute=True, verdict="fails")
+    client = _client(people.scorer)
+    found = hand_disputed_claim(Hand.objects.get(match=match, number=1))
+    assert found is not None
+    here = found["step"]
+    assert client.get(_url(match, f"replay/?step={here + 1}")).text.count("claims the rest") >= 1
+
+    at_claim = client.get(_url(match, f"replay/?step={here}")).text
+    before = client.get(_url(match, f"replay/?step={here - 1}")).text
+
+    assert 'id="claim-line" href="?line=0"' in at_claim
+    assert "step through the solver's line from here" in at_claim
+    assert 'id="claim-line"' not in before
