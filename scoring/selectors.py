@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -45,9 +48,10 @@ from scoring.log.events import (
 )
 from scoring.models import Hand, Match, MatchSeat
 from scoring.rules import HandResult, ImpossibleMove, RulesError, Text, game_names, get_game
-from scoring.rules.claims import adjudicate
+from scoring.rules.claim_ruling import settlement
+from scoring.rules.claims import DEFAULT_BUDGET, adjudicate, question, result_value
 from scoring.rules.core import Score, jsonable, score_str
-from scoring.rules.moves import Claim, move_from_dict, move_to_dict
+from scoring.rules.moves import Claim, ClaimResponse, move_from_dict, move_to_dict
 
 
 def _started(events: Sequence[store.RecordedEvent]) -> HandStarted:
@@ -152,8 +156,128 @@ def hand_claim(hand: Hand, *, position: int | None = None) -> dict[str, Any]:
     return {**answer, "position": entry.position, "step": step, "claim": move_to_dict(entry.move)}
 
 
-def _step(hand: Hand, view: HandView, step: int) -> dict[str, Any]:
+# Answers to claims, by what decides them (the game, its setup and the moves up to the claim): a page that
+# shows a disputed claim after every move does not search it again. Kept per process, the latest few.
+_ANSWERS: OrderedDict[str, dict[str, Any]] = OrderedDict()
+_ANSWERS_KEPT = 64
+_ANSWERS_LOCK = threading.Lock()
+
+
+def _answer_key(view: HandView, step: int, what: str) -> str:
+    setup = view.setup
+    moves = [move_to_dict(m.move) for m in view.moves[: step + 1]]
+    raw = [what, setup.game, dict(setup.options), len(setup.seats), setup.dealer, dict(setup.context), moves]
+    return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _kept(key: str, compute: Callable[[], dict[str, Any] | None]) -> dict[str, Any] | None:
+    with _ANSWERS_LOCK:
+        if key in _ANSWERS:
+            _ANSWERS.move_to_end(key)
+            return _ANSWERS[key]
+    found = compute()
+    if found is not None:
+        with _ANSWERS_LOCK:
+            _ANSWERS[key] = found
+            while len(_ANSWERS) > _ANSWERS_KEPT:
+                _ANSWERS.popitem(last=False)
+    return found
+
+
+def hand_disputed_claim(hand: Hand) -> dict[str, Any] | None:
+    """The hand's last claim, decided by search (as :func:`hand_claim`), once it is disputed; with
+    ``settlement``, what a director's ruling gives for it (``scoring.rules.claim_ruling``: the
+    ``rectification`` and its ``result``, or None when that was not found), and ``open``, whether it can
+    still be given (the hand not over, no card played since the claim). None when the last claim is not
+    disputed, or when its cards are not known (the deal not recorded)."""
+    view = hand_view(hand)
+    claims = [(i, m) for i, m in enumerate(view.moves) if isinstance(m.move, Claim)]
+    if not claims:
+        return None
+    step, entry = claims[-1]
+    disputed = any(v.verdict.rule == "claim.disputed" and v.position == entry.position for v in view.verdicts)
+    if not disputed:
+        return None
+    claim = entry.move
+    assert isinstance(claim, Claim)
     state = view.states[step]
+
+    def answer() -> dict[str, Any] | None:
+        try:
+            found = adjudicate(view.game, state, claim)
+        except RulesError:
+            return None
+        return {**found, "position": entry.position, "step": step, "claim": move_to_dict(claim)}
+
+    found = _kept(_answer_key(view, step, "answer"), answer)
+    if found is None:
+        return None
+    # The settlement shares the answer's budget: no page waits longer than one search may take.
+    budget = max(0.05, DEFAULT_BUDGET - found["elapsed_ms"] / 1000)
+    settled = _kept(
+        _answer_key(view, step, "settlement"),
+        lambda: settlement(view.game, state, claim, found, budget=budget) or {"none": True},
+    )
+    later = view.moves[step + 1 :]
+    return {
+        **found,
+        "settlement": None if settled is None or "none" in settled else settled,
+        "open": not view.over and all(isinstance(m.move, ClaimResponse) for m in later),
+        "settled": any(
+            r.rectification.get("kind") == "settle_claim" and entry.position in r.refs for r in view.rulings
+        ),
+    }
+
+
+def hand_claim_line(hand: Hand, played: int) -> dict[str, Any] | None:
+    """The hand at its last disputed claim with the first ``played`` cards of the solver's line played
+    after it (the line that beats the claim, or the careless line that loses it), in the shape of
+    :func:`hand_replay`, marked as the solver's: ``line`` holds the plays with the engine's verdicts on
+    each, and at the end of the line ``result`` is the hand's result as the game scores it and
+    ``line_result`` the side's, in the claim's unit (the fold of the line gives what the solver said).
+    None when there is no such line; ImpossibleMove for a step outside it."""
+    answer = hand_disputed_claim(hand)
+    if answer is None or not answer.get("line"):
+        return None
+    line = answer["line"]
+    if isinstance(played, bool) or not isinstance(played, int) or not 0 <= played <= len(line):
+        raise ImpossibleMove("replay.step", f"step must be between 0 and {len(line)}", field="line")
+    view = hand_view(hand)
+    step = answer["step"]
+    claim = view.moves[step].move
+    state = view.states[step]
+    plays = []
+    for n, raw in enumerate(line[:played]):
+        applied = view.game.apply(state, move_from_dict(raw))
+        state = applied.state
+        plays.append(
+            {
+                "n": n + 1,
+                "move": raw,
+                "verdicts": [v.as_dict() for v in applied.verdicts],
+            }
+        )
+    end = played == len(line)
+    out = _step(hand, view, step)
+    out.update(
+        state=snapshot(view.game, state),
+        line=plays,
+        line_steps=len(line),
+        played=played,
+        claim_answer=answer,
+        result=view.game.result(state).as_dict() if end and state.over else None,
+        line_result=(
+            result_value(view.game, view.states[step], state, question(view.game, view.states[step], claim))
+            if end and state.over and isinstance(claim, Claim)
+            else None
+        ),
+    )
+    return out
+
+
+def _step(hand: Hand, view: HandView, step: int) -> dict[str, Any]:
+    # At the end, the hand as it stands: a ruling that settled a disputed claim played its line out.
+    state = view.state if step == len(view.moves) else view.states[step]
     shown_positions = {m.position for m in view.moves[:step]}
     last_position = view.moves[step - 1].position if step else 0
     verdicts = [

@@ -214,6 +214,7 @@ RECTIFICATIONS: Words = {
     "transfer_tricks": pgettext_lazy("rectification", "transfer tricks"),
     "penalty": pgettext_lazy("rectification", "penalty"),
     "assign_score": pgettext_lazy("rectification", "assign the scores"),
+    "settle_claim": pgettext_lazy("rectification", "settle the disputed claim"),
 }
 
 # Options: a short name for each, and the words for the values that are codes.

@@ -663,7 +663,7 @@ class RulingInput(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=services.REASON_MAX)
     rectification = serializers.DictField(
         help_text="stands | dismiss | replace_move {move} | transfer_tricks {from_seat, to_seat, count} | "
-        "penalty {scores} | assign_score {scores}, as {'kind': ..., ...}"
+        "penalty {scores} | assign_score {scores} | settle_claim {line}, as {'kind': ..., ...}"
     )
 
 

@@ -18,7 +18,11 @@ rectification, one of:
   won by ``s`` go to ``t`` (trick games), and the hand is scored again;
 * ``{"kind": "penalty", "scores": [...]}``: the game's penalty as the director applies it, added to
   the hand's scores seat by seat;
-* ``{"kind": "assign_score", "scores": [...]}``: the director assigns the hand's scores outright.
+* ``{"kind": "assign_score", "scores": [...]}``: the director assigns the hand's scores outright;
+* ``{"kind": "settle_claim", "line": [...]}``: the referenced claim, disputed, is settled as the director
+  decides it (``docs/rules/claims.md``): the hand ends as the card plays of ``line`` play it out from the
+  claim, or, with an empty line, the claim is scored as it was stated. The plays are not recorded moves:
+  they are the ruling's, and the hand's last state is theirs.
 
 A penalty or an assigned score changes the hand's scores outside the game: the change is kept as the
 result's ``adjustments`` (by seat), and the match's sheet adds it as a column of its own beside the
@@ -47,10 +51,18 @@ from scoring.rules import (
 )
 from scoring.rules.core import Score
 from scoring.rules.errors import Text, _, plain_params
-from scoring.rules.moves import Move, move_from_dict
+from scoring.rules.moves import Claim, ClaimResponse, Move, PlayCard, move_from_dict
 from scoring.rules.tricks import TrickPlay
 
-RECTIFICATIONS = ("stands", "dismiss", "replace_move", "transfer_tricks", "penalty", "assign_score")
+RECTIFICATIONS = (
+    "stands",
+    "dismiss",
+    "replace_move",
+    "transfer_tricks",
+    "penalty",
+    "assign_score",
+    "settle_claim",
+)
 # What each kind of rectification carries besides its kind: nothing else goes into the log.
 RECTIFICATION_KEYS: dict[str, tuple[str, ...]] = {
     "stands": (),
@@ -59,7 +71,9 @@ RECTIFICATION_KEYS: dict[str, tuple[str, ...]] = {
     "transfer_tricks": ("from_seat", "to_seat", "count"),
     "penalty": ("scores",),
     "assign_score": ("scores",),
+    "settle_claim": ("line",),
 }
+LINE_MAX = 200  # card plays in a settled claim's line: more than any hand of these games holds
 SCORE_LIMIT = 1_000_000  # no hand of any of these games scores anywhere near it
 
 
@@ -142,10 +156,14 @@ class HandView:
     rulings: tuple[RulingEntry, ...]
     undone: tuple[UndoEntry, ...]
     result: HandResult | None  # with the rulings' score changes applied
+    # A disputed claim settled by a ruling: the plays the ruling adds after the standing moves (none when
+    # the claim was scored as stated), and the finished state they lead to.
+    ruled_line: tuple[Move, ...] = ()
+    settled: HandState | None = None
 
     @property
     def state(self) -> HandState:
-        return self.states[-1]
+        return self.settled if self.settled is not None else self.states[-1]
 
     @property
     def over(self) -> bool:
@@ -278,8 +296,86 @@ def _view(
         )
         for v in state.verdicts
     )
+    line: tuple[Move, ...] = ()
+    settled: HandState | None = None
+    for r in rulings:
+        if r.rectification.get("kind") == "settle_claim":
+            line, settled = _settle_claim(game, standing, state, r)
+            state = settled
     result = _result_with_rulings(game, state, rulings) if state.over else None
-    return HandView(setup, game, standing, states, verdicts, rulings, undone, result)
+    return HandView(setup, game, standing, states, verdicts, rulings, undone, result, line, settled)
+
+
+def _settle_claim(
+    game: Game[Any], standing: Sequence[MoveEntry], state: HandState, ruling: RulingEntry
+) -> tuple[tuple[Move, ...], HandState]:
+    """The hand once a disputed claim is settled by ``ruling``: its line played out from the standing
+    moves' last state, or the claim scored as stated. Refused (naming the rule) when it cannot apply."""
+    claim = _disputed_claim(standing, state, ruling.refs)
+    line = _line(ruling.rectification.get("line"))
+    if not line:
+        return (), game.settle_claim(state, claim)
+    for n, move in enumerate(line, start=1):
+        assert isinstance(move, PlayCard)
+        if state.over:
+            raise ImpossibleMove(
+                "ruling.claim_line",
+                _("the hand is over before play {n} of the line"),
+                field="rectification.line",
+                n=n,
+            )
+        try:
+            state = game.apply(state, move).state
+        except ImpossibleMove as exc:
+            raise ImpossibleMove(
+                "ruling.claim_line",
+                _("play {n} of the line, {card} by {seat}, cannot be played here"),
+                field="rectification.line",
+                n=n,
+                card=move.card,
+                seat=move.seat,
+            ) from exc
+    if not state.over:
+        raise ImpossibleMove(
+            "ruling.claim_line", _("the line does not play the hand to its end"), field="rectification.line"
+        )
+    return tuple(line), state
+
+
+def _disputed_claim(standing: Sequence[MoveEntry], state: HandState, refs: Sequence[int]) -> Claim:
+    """The claim a settle_claim ruling names: a standing, disputed claim, with no card played since."""
+    at = [i for i, m in enumerate(standing) if m.position in refs]
+    if len(refs) != 1 or not at or not isinstance(standing[at[0]].move, Claim):
+        raise ImpossibleMove(
+            "ruling.claim", _("a claim is settled by a ruling on that claim alone"), field="refs"
+        )
+    claim = standing[at[0]].move
+    assert isinstance(claim, Claim)
+    if claim not in getattr(state, "disputed_claims", ()):
+        raise ImpossibleMove("ruling.claim", _("this claim was not disputed"), field="refs")
+    if not all(isinstance(m.move, ClaimResponse) for m in standing[at[0] + 1 :]):
+        raise ImpossibleMove(
+            "ruling.claim",
+            _("play went on after the claim: rule on the hand as played (transfer tricks or assign scores)"),
+            field="refs",
+        )
+    return claim
+
+
+def _line(raw: Any) -> list[Move]:
+    if not isinstance(raw, list | tuple) or len(raw) > LINE_MAX:
+        raise MalformedMove(
+            "ruling.malformed",
+            _("the line lists at most {count} card plays (empty: the claim as stated)"),
+            field="rectification.line",
+            count=LINE_MAX,
+        )
+    moves = [move_from_dict(m) for m in raw]
+    if not all(isinstance(m, PlayCard) for m in moves):
+        raise MalformedMove(
+            "ruling.malformed", _("a claim's line holds card plays only"), field="rectification.line"
+        )
+    return moves
 
 
 def _result_with_rulings(game: Game[Any], state: HandState, rulings: Sequence[RulingEntry]) -> HandResult:
@@ -446,3 +542,9 @@ def check_ruling(view: HandView, refs: Sequence[int], rectification: Mapping[str
         move_from_dict(rectification.get("move"))  # type: ignore[arg-type]  # it checks the type itself
     if kind in ("penalty", "assign_score", "transfer_tricks") and not view.over:
         raise ImpossibleMove("ruling.not_over", f"{kind} applies to a finished hand", field="rectification")
+    if kind == "settle_claim":
+        if view.over:
+            raise ImpossibleMove(
+                "ruling.claim", _("the hand is over: the claim can no longer be settled"), field="refs"
+            )
+        _settle_claim(view.game, view.moves, view.state, RulingEntry(0, tuple(refs), "", "", rectification))

@@ -258,6 +258,7 @@ def claim_view(answer: Mapping[str, Any] | None, v: Voice) -> dict[str, Any] | N
     }
     unit = gettext("tricks") if answer["unit"] == "tricks" else gettext("points")
     line = [label_with_seat(m, v) for m in answer.get("line", [])]
+    settlement = answer.get("settlement")
     return {
         "verdict": answer["verdict"],
         "text": verdicts[answer["verdict"]],
@@ -269,7 +270,57 @@ def claim_view(answer: Mapping[str, Any] | None, v: Voice) -> dict[str, Any] | N
         "line": line,
         "line_result": answer.get("line_result"),
         "step": answer["step"],
+        "position": answer.get("position"),
         "elapsed_ms": answer["elapsed_ms"],
+        # What a director's ruling gives for it, while it can still be given (the hand not over).
+        "settlement": settlement if answer.get("open") else None,
+        "settles_to": settlement["result"] if settlement else None,
+        "settled": bool(answer.get("settled")),
+        "reason": claim_reason(answer, v) if settlement else "",
+        "line_json": move_json(settlement["rectification"]["line"]) if settlement else "",
+    }
+
+
+def claim_reason(answer: Mapping[str, Any], v: Voice) -> str:
+    """The director's reason for settling a disputed claim from its answer, for him to edit."""
+    unit = gettext("tricks") if answer["unit"] == "tricks" else gettext("points")
+    settlement = answer["settlement"]
+    if not settlement["rectification"]["line"]:
+        return gettext(
+            "{seat}'s claim, decided by search, holds even playing any card: scored as claimed "
+            "({claimed} {unit})."
+        ).format(seat=v.seat(answer["claimer"]), claimed=answer["claimed"], unit=unit)
+    return gettext(
+        "{seat}'s claim ({claimed} {unit}), decided by search, does not hold playing any card; careless "
+        "play counts as normal and doubtful points go against the claimer: the claimer's side gets "
+        "{result} {unit}, as the line of play shown gives."
+    ).format(
+        seat=v.seat(answer["claimer"]), claimed=answer["claimed"], unit=unit, result=settlement["result"]
+    )
+
+
+def claim_line_view(at: Mapping[str, Any], v: Voice) -> dict[str, Any]:
+    """The solver's line after a claim, as the replay viewer steps through it: each play in words with
+    the engine's verdicts on it, the current one marked."""
+    plays = [
+        {
+            "n": p["n"],
+            "seat": v.seat(p["move"]["seat"]),
+            "label": move_label(p["move"], v),
+            "verdicts": [verdict_view(x, v, {}) for x in p["verdicts"]],
+        }
+        for p in at["line"]
+    ]
+    answer = at["claim_answer"]
+    rest = [
+        {"n": n, "seat": v.seat(m["seat"]), "label": move_label(m, v)}
+        for n, m in enumerate(answer["line"][len(plays) :], start=len(plays) + 1)
+    ]
+    return {
+        "plays": plays,
+        "rest": rest,
+        "current": plays[-1] if plays else None,
+        "claim": claim_view(answer, v),
     }
 
 
@@ -544,6 +595,13 @@ def rectification_details(kind: str, rect: Mapping[str, Any], v: Voice) -> str:
         ).format(n=n, giver=v.seat(rect.get("from_seat")), taker=v.seat(rect.get("to_seat")))
     if kind in ("penalty", "assign_score") and isinstance(rect.get("scores"), list):
         return ", ".join(f"{v.seat(i)} {s}" for i, s in enumerate(rect["scores"]))
+    if kind == "settle_claim" and isinstance(rect.get("line"), list):
+        if not rect["line"]:
+            return gettext("the claim as stated")
+        n = len(rect["line"])
+        return ngettext("played out by a line of {n} card", "played out by a line of {n} cards", n).format(
+            n=n
+        )
     return cell(rect) if rect else ""
 
 

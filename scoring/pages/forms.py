@@ -335,6 +335,14 @@ class RulingForm(VersionedForm):
         label=_("Scores by seat"),
         help_text=_("Penalty or assigned scores, in seat order: for example 0, -3, 3 (22/3 for thirds)."),
     )
+    line = forms.CharField(
+        required=False,
+        label=_("Claim's line (JSON)"),
+        help_text=_(
+            "Settling a disputed claim: the card plays from the claim to the end, as the claim's answer "
+            "gives them; an empty list scores the claim as stated."
+        ),
+    )
 
     def __init__(
         self, *args: Any, refs: Sequence[tuple[int, str]] = (), seats: Sequence[str] = (), **kwargs: Any
@@ -358,6 +366,11 @@ class RulingForm(VersionedForm):
             rect.update(from_seat=data.get("from_seat"), to_seat=data.get("to_seat"), count=data.get("count"))
         elif kind in ("penalty", "assign_score"):
             rect["scores"] = [_number(s) for s in _SPLIT.split((data.get("scores") or "").strip()) if s]
+        elif kind == "settle_claim":
+            try:
+                rect["line"] = safejson.loads(data.get("line") or "[]")
+            except ValueError as exc:
+                self.add_error("line", _t("The claim's line is not valid JSON: {error}").format(error=exc))
         data["rectification"] = rect
         return data
 

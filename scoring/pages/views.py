@@ -40,7 +40,8 @@ from scoring.rules import ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.cards import LANGUAGES
 from scoring.selectors import (
     hand_audit,
-    hand_claim,
+    hand_claim_line,
+    hand_disputed_claim,
     hand_replay,
     hand_state,
     match_hashes,
@@ -135,7 +136,9 @@ def match_new(request: HttpRequest, club_id: int) -> HttpResponse:
 def _form_error(form: Any, exc: RulesError, voice: Voice, *, prefix: str = "") -> None:
     """Attach an engine or service error, in words, to the field it names, or to the form."""
     text = error_text(exc, voice)
-    for name in (f"{prefix}{exc.field}", exc.field):
+    # A ruling's rectification names its own fields (``rectification.line``): the form has them bare.
+    bare = exc.field.removeprefix("rectification.") if exc.field else None
+    for name in (f"{prefix}{exc.field}", exc.field, bare):
         if name and name in form.fields:
             form.add_error(name, text)
             return
@@ -412,6 +415,7 @@ def _table(
         "deal_phase": state["phase"] == "deal",
         "legal": display.legal_buttons(state, game, voice),
         "claim": display.claim_move(game, state, voice),
+        "claim_answer": display.claim_view(hand_disputed_claim(hand), voice),
         "move_form": move_form,
         "deal_form": deal_form,
         "fresh": fresh,
@@ -435,6 +439,8 @@ def hand_replay_page(request: HttpRequest, match_id: int, number: int) -> HttpRe
     hand = _hand(match_id, number)
     if not permissions.can_read(request.user, hand.match):
         return _denied(request)
+    if "line" in request.GET:
+        return _claim_line_page(request, hand)
     try:
         step = int(request.GET.get("step", "0"))
         at = hand_replay(hand, step)
@@ -445,6 +451,7 @@ def hand_replay_page(request: HttpRequest, match_id: int, number: int) -> HttpRe
     log = display.move_log(at, voice)
     whole = hand_state(hand)  # rulings and the audit trail name moves by their numbers in the whole hand
     numbers = display.move_numbers(whole)
+    claim = hand_disputed_claim(hand) if step else None
     return render(
         request,
         "scoring/replay.html",
@@ -468,6 +475,55 @@ def hand_replay_page(request: HttpRequest, match_id: int, number: int) -> HttpRe
             "rulings": [display.ruling_view(r, numbers, voice) for r in at["rulings"]],
             "audit": display.audit_rows(hand_audit(hand), voice),
             "result": display.result_view(at.get("result"), voice),
+            # At the disputed claim, the way into the solver's line from there.
+            "line_here": bool(claim and claim.get("line") and claim["step"] == step),
+        },
+    )
+
+
+def _claim_line_page(request: HttpRequest, hand: Hand) -> HttpResponse:
+    """The replay viewer on the solver's line after the hand's disputed claim, card by card."""
+    try:
+        played = int(request.GET.get("line", "0"))
+        at = hand_claim_line(hand, played)
+    except (ValueError, ImpossibleMove):
+        raise Http404(_("There is no such step in this hand.")) from None
+    if at is None:
+        raise Http404(_("This hand has no disputed claim with a line of play."))
+    state, seats = at["state"], at["seats"]
+    voice = _voice(request, hand.match, seats)
+    whole = hand_state(hand)
+    numbers = display.move_numbers(whole)
+    shown = at["step"] + 1  # the recorded moves up to the claim, the claim included
+    recorded = display.move_log({**at, "moves": whole["moves"][:shown], "verdicts": whole["verdicts"]}, voice)
+    line = display.claim_line_view(at, voice)
+    return render(
+        request,
+        "scoring/replay.html",
+        {
+            "match": hand.match,
+            "hand": hand,
+            "title": display.game_title(hand.match.game),
+            "at": at,
+            "state": state,
+            "phase": words.word(words.PHASES, state["phase"]),
+            "step": at["step"],
+            "steps": at["steps"],
+            "line": line,
+            "played": played,
+            "line_steps": at["line_steps"],
+            "prev": played - 1 if played > 0 else None,
+            "next": played + 1 if played < at["line_steps"] else None,
+            "seats": display.seats_around(state, voice, hand.match.direction),
+            "trick": display.trick_view(state.get("trick"), voice),
+            "last_trick": display.trick_view(state.get("last_trick"), voice),
+            "game_state": display.table_facts(state.get("game_state") or {}, voice),
+            "moves": recorded,
+            "legal": display.legal_by_seat(state, voice),
+            "rulings": [display.ruling_view(r, numbers, voice) for r in at["rulings"]],
+            "audit": display.audit_rows(hand_audit(hand), voice),
+            "result": display.result_view(at.get("result"), voice),
+            "line_result": at["line_result"],
         },
     )
 
@@ -535,20 +591,10 @@ def hand_ruling(request: HttpRequest, match_id: int, number: int) -> HttpRespons
             "rules": _rules_named(moves),
             "result": display.result_view(now.get("result"), voice),
             "preview": preview,
-            "claim": display.claim_view(_claim_answer(hand, now), voice),
+            "claim": display.claim_view(hand_disputed_claim(hand), voice),
         },
         status=status,
     )
-
-
-def _claim_answer(hand: Hand, now: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The last disputed claim of the hand decided by search, if there is one and its cards are known."""
-    if not any(v.get("rule") == "claim.disputed" for v in now.get("verdicts", [])):
-        return None
-    try:
-        return hand_claim(hand)
-    except RulesError:
-        return None
 
 
 def _rules_named(moves: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:

@@ -701,6 +701,12 @@ class Game(ABC, Generic[S]):
         """The finished state once every other player accepted the claim."""
         raise ImpossibleMove("claim.not_allowed", _("claims are not used in this game"), field="type")
 
+    def settle_claim(self, state: S, claim: Claim) -> S:
+        """The finished state of ``claim`` scored as stated, as if every other player had accepted it: what
+        a director rules when a disputed claim holds (``docs/rules/claims.md``)."""
+        settled = self._settle_claim(evolve(state, claim=None, claim_accepted=frozenset()), claim)
+        return evolve(settled, settled_claim=claim, over=True)
+
     def moves_only(self, moves: Sequence[Move]) -> list[Move]:
         """The same hand as it is recorded when the deal is not entered (for the recording-mode tests)."""
         return [Deal(hands=None) if isinstance(m, Deal) else m for m in moves]
