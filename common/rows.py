@@ -21,7 +21,7 @@ M = TypeVar("M", bound=Model)
 # (model, column names) -> how to turn a row into an instance; kept per connection (a converter is a
 # method of the connection's operations, which read its time zone).
 _Converters = tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
-_Plan = tuple[tuple[int, ...], _Converters, tuple[tuple[int, str], ...]]
+_Plan = tuple[tuple[int, ...], _Converters, tuple[tuple[int, str], ...], tuple[str, ...]]
 _plans: weakref.WeakKeyDictionary[Any, dict[tuple[type[Model], tuple[str, ...]], _Plan]] = (
     weakref.WeakKeyDictionary()
 )
@@ -42,7 +42,7 @@ def instances(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
     plan = plans.get((model, names))
     if plan is None:
         plan = plans[(model, names)] = _plan(model, names, connection)
-    order, converters, extras = plan
+    order, converters, extras, attnames = plan
     db = connection.alias
     found = []
     for row in rows:
@@ -52,7 +52,7 @@ def instances(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
             for convert in functions:
                 value = convert(value, expression, connection)
             values[at] = value
-        instance = model.from_db(db, None, values)
+        instance = model.from_db(db, attnames, values)
         for i, name in extras:
             setattr(instance, name, row[i])
         found.append(instance)
@@ -61,17 +61,18 @@ def instances(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
 
 def _plan(model: type[Model], names: tuple[str, ...], connection: Any) -> _Plan:
     fields = model._meta.concrete_fields
+    columns = [str(f.column) for f in fields]
     where = {name: i for i, name in enumerate(names)}
-    missing = [f.column for f in fields if f.column not in where]
+    missing = [column for column in columns if column not in where]
     if missing:
         raise ValueError(f"{model.__name__}: the statement does not select {', '.join(missing)}")
-    order = tuple(where[f.column] for f in fields)
+    order = tuple(where[column] for column in columns)
     converters = []
     for at, field in enumerate(fields):
         column = field.get_col(model._meta.db_table)
         functions = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
         if functions:
             converters.append((at, tuple(functions), column))
-    taken = {f.column for f in fields}
+    taken = set(columns)
     extras = tuple((i, name) for i, name in enumerate(names) if name not in taken)
-    return order, tuple(converters), extras
+    return order, tuple(converters), extras, tuple(f.attname for f in fields)

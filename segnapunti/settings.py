@@ -205,7 +205,8 @@ def _database(url: str) -> dict[str, object]:
         # run: no parse or plan per call. Only the event store's statements qualify (its cursors bind
         # their parameters on the server, scoring/log/store.py); Django's own cursors bind in the client
         # and are never prepared. Measured (issue 29): 75 us less of the server's processor per append.
-        db["OPTIONS"] = {**dict(db.get("OPTIONS") or {}), "prepare_threshold": 2}
+        options = db.get("OPTIONS")
+        db["OPTIONS"] = {**(options if isinstance(options, dict) else {}), "prepare_threshold": 2}
     return db
 
 

@@ -20,7 +20,7 @@ def move(n: int) -> MoveRecorded:
 def prepared_appends() -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
-        return [s for (s,) in cursor.fetchall() if "scoring_append_events" in s]
+        return [s for (s,) in cursor.fetchall() if "scoring_append_event(" in s]
 
 
 def test_the_append_is_prepared_after_its_second_call_and_still_checks_and_chains() -> None:
