@@ -3,7 +3,9 @@ command itself: nginx in front of gunicorn with segnapunti/gunicorn.conf.py, its
 log) serving the API on PostgreSQL, and N tables recording at once, each a scorer posting one legal
 move after the other (the deal first, then every call and card, the next hand when one ends). Prints the
 moves recorded per second and the latency of a move (median, p99) for each number of tables, and how
-long the store's ordering lock was held, sampled from pg_locks during the load.
+long the store's ordering lock was held, sampled from pg_locks during the load, and where the
+processor time went per move (gunicorn, nginx, PostgreSQL's backends, this script's clients), read from
+/proc before and after each load.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_http.py \\
         [--tables 4,32] [--seconds 20] [--workers 2] [--threads 4] [--gunicorn-args "--worker-class sync"]
@@ -135,7 +137,8 @@ class LockSampler(threading.Thread):
         super().__init__(daemon=True)
         self.url, self.interval = url, interval
         self.samples = self.held = self.long_holds = 0
-        self.stop = threading.Event()
+        self.stop, self.ready = threading.Event(), threading.Event()
+        self.backend_pid = 0
 
     def run(self) -> None:
         import psycopg
@@ -148,6 +151,8 @@ class LockSampler(threading.Thread):
         )
         last = None
         with psycopg.connect(self.url, autocommit=True) as conn:
+            self.backend_pid = conn.info.backend_pid
+            self.ready.set()
             while not self.stop.is_set():
                 row = conn.execute(sql).fetchone()
                 self.samples += 1
@@ -160,8 +165,43 @@ class LockSampler(threading.Thread):
                 time.sleep(self.interval)
 
 
+def cpu_seconds(session: int, database: str, sampler_backend: int) -> dict[str, float]:
+    """Processor time (user + system) used so far by each part of the set-up, from Linux's /proc: make
+    serve's processes (its session: gunicorn and nginx), PostgreSQL's backends serving the benchmark's
+    database (the lock sampler's apart) and this script (the tables' clients and the sampler). Other
+    engineers' processes are left out. Empty where there is no /proc."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    parts: dict[str, float] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # gone meanwhile
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        pid, used = int(entry.name), (int(fields[11]) + int(fields[12])) / tick
+        if pid == os.getpid():
+            part = "this script"
+        elif session and int(fields[3]) == session:
+            part = "nginx" if name == "nginx" else "gunicorn"
+        elif command.startswith("postgres: ") and f" {database} " in command:
+            part = "lock sampler's backend" if pid == sampler_backend else "PostgreSQL"
+        else:
+            continue
+        parts[part] = parts.get(part, 0.0) + used
+    return parts
+
+
 def run_load(
-    port: int, token: str, club: Club, players: list[Player], tables: int, seconds: float, db_url: str
+    port: int,
+    token: str,
+    club: Club,
+    players: list[Player],
+    tables: int,
+    seconds: float,
+    db_url: str,
+    session: int = 0,
 ) -> str:
     matches = [
         match_create(club=club, game=GAME, seats=players[i % 3 : i % 3 + 4], options={"target": 1000})
@@ -172,12 +212,16 @@ def run_load(
     workers = [Table(port, token, m.pk, seed=i, until=until) for i, m in enumerate(matches)]
     sampler = LockSampler(db_url)
     sampler.start()
+    sampler.ready.wait(timeout=10)
+    database = connection.settings_dict["NAME"]
+    cpu_before = cpu_seconds(session, database, sampler.backend_pid)
     started = time.perf_counter()
     for w in workers:
         w.start()
     for w in workers:
         w.join()
     elapsed = time.perf_counter() - started
+    cpu_after = cpu_seconds(session, database, sampler.backend_pid)
     sampler.stop.set()
     sampler.join()
     latencies = [x for w in workers for x in w.latencies]
@@ -188,10 +232,19 @@ def run_load(
     median = statistics.median(latencies) * 1000
     held = sampler.held / max(sampler.samples, 1)
     per_move = held * elapsed / len(latencies) * 1000
-    return (
+    line = (
         f"{tables:>6} {len(latencies):>8} {len(latencies) / elapsed:>10.0f} {median:>10.1f} {p99:>10.1f}"
         f" {held * 100:>9.1f}% {per_move:>10.3f} {sampler.long_holds:>9} {sampler.samples:>8}"
     )
+    used = {part: cpu_after[part] - cpu_before.get(part, 0.0) for part in cpu_after}
+    if used:
+        moves = len(latencies)
+        each = ", ".join(f"{part} {used[part] / moves * 1000:.2f}" for part in sorted(used))
+        line += (
+            f"\n{'':>6} processor ms per move: {each}; in all {sum(used.values()) / moves * 1000:.2f},"
+            f" of the {os.cpu_count()} cores' {elapsed * (os.cpu_count() or 1) / moves * 1000:.2f}"
+        )
+    return line
 
 
 def load_average() -> str:
@@ -276,7 +329,8 @@ def main() -> None:
             f" {'lock held':>10} {'ms/move':>10} {'2+ in row':>9} {'samples':>8}"
         )
         for tables in (int(t) for t in args.tables.split(",")):
-            print(run_load(port, token, club, players, tables, args.seconds, database_url(db)), flush=True)
+            line = run_load(port, token, club, players, tables, args.seconds, database_url(db), server.pid)
+            print(line, flush=True)
         print(f"load average after: {load_average()}")
     finally:
         if server is not None:

@@ -19,6 +19,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Membership
+from common.rows import instances
 from scoring.hands import foldcache, whatif
 from scoring.hands.fold import (
     Entry,
@@ -463,7 +464,7 @@ def match_get(match_id: int, user: Any = None) -> Match:
         " WHERE s.match_id = m.id AND s.user_id = %s) AS viewer_assigned"
         f" FROM {Match._meta.db_table} m WHERE m.id = %s"
     )
-    found = list(Match.objects.raw(sql, [user.pk, user.pk, match_id]))
+    found = instances(Match, sql, [user.pk, user.pk, match_id])
     if not found:
         raise Http404("no such match")
     return found[0]

@@ -28,6 +28,7 @@ from clubs.models import Club, Membership, Player
 from clubs.permissions import club_role
 from common.batch import gc_paused
 from common.errors import ConcurrencyConflict, Conflict, Forbidden
+from common.rows import instances
 from scoring import permissions, signals
 from scoring.hands import foldcache
 from scoring.hands.fold import (
@@ -575,7 +576,7 @@ def _lock(hand: Hand) -> Hand:
     # path of every move, where the ORM's compiling would cost more than the query).
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     sql = f"SELECT * FROM {Hand._meta.db_table} WHERE match_id = %s AND number = %s{lock}"
-    found = list(Hand.objects.raw(sql, [hand.match_id, hand.number]))
+    found = instances(Hand, sql, [hand.match_id, hand.number])
     if not found:
         raise Hand.DoesNotExist(f"match {hand.match_id} has no hand {hand.number}")
     found[0].match = hand.match
@@ -590,7 +591,16 @@ def _check_open(hand: Hand, expected_version: Any) -> None:
     snapshot per statement). This is how an abandon and the hand's last move make one decision: see
     :func:`match_abandon`.
     """
-    status, reason = Match.objects.filter(pk=hand.match_id).values_list("status", "abandon_reason").get()
+    # One statement written out: it is on the path of every move, where the ORM's compiling of it cost
+    # more than running it (issue 29).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT status, abandon_reason FROM {Match._meta.db_table} WHERE id = %s", [hand.match_id]
+        )
+        found = cursor.fetchone()
+    if found is None:
+        raise Match.DoesNotExist(f"no match {hand.match_id}")
+    status, reason = found
     if status == Match.Status.ABANDONED:
         hand.match.status, hand.match.abandon_reason = status, reason
         sent = expected_version if isinstance(expected_version, int) else hand.version

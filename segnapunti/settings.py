@@ -200,6 +200,13 @@ def _database(url: str) -> dict[str, object]:
         # BEGIN IMMEDIATE takes SQLite's write lock when a transaction starts, so two appends to the
         # event store queue up instead of one failing with "database is locked" half-way through.
         db["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    elif db["ENGINE"] == "django.db.backends.postgresql":
+        # A statement sent a second time on a connection is prepared on the server and then only bound and
+        # run: no parse or plan per call. Only the event store's statements qualify (its cursors bind
+        # their parameters on the server, scoring/log/store.py); Django's own cursors bind in the client
+        # and are never prepared. Measured (issue 29): 75 us less of the server's processor per append.
+        options = db.get("OPTIONS")
+        db["OPTIONS"] = {**(options if isinstance(options, dict) else {}), "prepare_threshold": 2}
     return db
 
 

@@ -13,7 +13,8 @@ An append is one statement that writes all its events or none: it inserts only w
 the expected version and the idempotency key is unused (on PostgreSQL by the function of migrations
 0005 to 0008, which checks, takes the lock and inserts in one round trip; a single event's unique
 indexes make its checks after the lock), so a conflict leaves nothing to undo and needs no savepoint;
-the unique constraints on (stream, version) and (stream, key) stay as the last line of defence.
+the unique constraints on (stream, version) and (stream, key) stay as the last line of defence. A single
+event goes by a function of its own (migration 0012) that takes its fields as plain values.
 
 What a write keeps beside the log (a hand's row, a match sheet) can be written in the append's own
 statement (``Alongside``: an UPDATE run after the insert, and only if it inserted), and the caller's
@@ -154,23 +155,34 @@ def _insert(
 ) -> list[int]:
     """Insert the events if the stream is at ``expected`` and ``key`` is unused; their positions, or []."""
     if connection.vendor == "postgresql":
-        # One call (migration 0008): the checks, the lock, the hashes and the insert.
-        sql = (
-            "SELECT * FROM scoring_append_events(%s::varchar, %s::integer, %s::varchar, %b::varchar[],"
-            " %b::smallint[], %b::jsonb[], %s::timestamptz, %s::varchar, %b::bytea[], %s::bigint)"
-        )
-        params = [
-            stream_id,
-            expected,
-            key,
-            [e.type for e in events],
-            [e.version for e in events],
-            [payload_json(e) for e in events],
-            now,
-            actor,
-            _digests(stream_id, events, expected, key, actor, now),
-            _lock_appends(),
-        ]
+        # One call (migrations 0008 and 0012): the checks, the lock, the hashes and the insert.
+        digests = _digests(stream_id, events, expected, key, actor, now)
+        params: list[Any]
+        if len(events) == 1:  # a move: its fields as plain values, no array to build, send and read
+            (event,) = events
+            sql = (
+                "SELECT * FROM scoring_append_event(%s::varchar, %s::integer, %s::varchar, %s::varchar,"
+                " %s::smallint, %s::jsonb, %s::timestamptz, %s::varchar, %b::bytea, %s::bigint)"
+            )
+            params = [stream_id, expected, key, event.type, event.version, payload_json(event), now, actor]
+            params += [digests[0], _lock_appends()]
+        else:
+            sql = (
+                "SELECT * FROM scoring_append_events(%s::varchar, %s::integer, %s::varchar, %b::varchar[],"
+                " %b::smallint[], %b::jsonb[], %s::timestamptz, %s::varchar, %b::bytea[], %s::bigint)"
+            )
+            params = [
+                stream_id,
+                expected,
+                key,
+                [e.type for e in events],
+                [e.version for e in events],
+                [payload_json(e) for e in events],
+                now,
+                actor,
+                digests,
+                _lock_appends(),
+            ]
         if alongside:
             sql, params = _with_alongside(sql, params, alongside)
         if commit and _outermost():

@@ -1,0 +1,78 @@
+"""Model instances read by a statement written out, for the few reads on the path of every request of a
+scorer's move (the token's user, the match, the hand's locked row).
+
+``Model.objects.raw`` gives the same instances, but sets itself up again on every call (it maps the
+columns to the fields, orders them, looks up each field's converters): on those paths that cost more
+than the query (issue 29, docs/performance.md). Here the mapping is worked out once per model, columns
+and connection, and each row becomes an instance the way the ORM builds one (``Model.from_db``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
+
+# (model, column names) -> how to turn a row into an instance; kept per connection (a converter is a
+# method of the connection's operations, which read its time zone).
+_Converters = tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
+_Plan = tuple[tuple[int, ...], _Converters, tuple[tuple[int, str], ...], tuple[str, ...]]
+_plans: weakref.WeakKeyDictionary[Any, dict[tuple[type[Model], tuple[str, ...]], _Plan]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def instances(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
+    """The rows ``sql`` selects, as instances of ``model``: each column named after one of its fields'
+    columns fills that field, converted as the ORM converts it; any other column becomes an attribute of
+    its name, unconverted (as ``raw`` does). Every concrete field of the model must be selected."""
+    connection = connections[DEFAULT_DB_ALIAS]  # this thread's own, not the proxy all threads share
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(params))
+        names = tuple(column[0] for column in cursor.description)
+        rows = cursor.fetchall()
+    if not rows:
+        return []
+    plans = _plans.setdefault(connection, {})
+    plan = plans.get((model, names))
+    if plan is None:
+        plan = plans[(model, names)] = _plan(model, names, connection)
+    order, converters, extras, attnames = plan
+    db = connection.alias
+    found = []
+    for row in rows:
+        values = [row[i] for i in order]
+        for at, functions, expression in converters:
+            value = values[at]
+            for convert in functions:
+                value = convert(value, expression, connection)
+            values[at] = value
+        instance = model.from_db(db, attnames, values)
+        for i, name in extras:
+            setattr(instance, name, row[i])
+        found.append(instance)
+    return found
+
+
+def _plan(model: type[Model], names: tuple[str, ...], connection: Any) -> _Plan:
+    fields = model._meta.concrete_fields
+    columns = [str(f.column) for f in fields]
+    where = {name: i for i, name in enumerate(names)}
+    missing = [column for column in columns if column not in where]
+    if missing:
+        raise ValueError(f"{model.__name__}: the statement does not select {', '.join(missing)}")
+    order = tuple(where[column] for column in columns)
+    converters = []
+    for at, field in enumerate(fields):
+        column = field.get_col(model._meta.db_table)
+        functions = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        if functions:
+            converters.append((at, tuple(functions), column))
+    taken = set(columns)
+    extras = tuple((i, name) for i, name in enumerate(names) if name not in taken)
+    return order, tuple(converters), extras, tuple(f.attname for f in fields)
