@@ -15,11 +15,14 @@ precedence in at most 1 s; re-scored under other game options in at most the reb
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_standings import League  # noqa: E402  (sets Django up)
 from django.db import connection  # noqa: E402
 
+from clubs.models import Club  # noqa: E402
+from common.batch import gc_paused  # noqa: E402
+from scoring import selectors, services  # noqa: E402
 from scoring.hands.fold import MoveEntry  # noqa: E402
 from scoring.hands.records import export_match  # noqa: E402
 from scoring.hands.whatif import rescore  # noqa: E402
@@ -37,18 +43,20 @@ from segnapunti.celery import app as celery_app  # noqa: E402
 from tournaments import projections  # noqa: E402
 from tournaments.whatif import standings_whatif  # noqa: E402
 
-# A match of each game, and the options it is re-scored under (each changes scores or play).
-MATCHES: dict[str, tuple[int, int, dict[str, Any]]] = {
-    "barbu": (4, 28, {"early_end": "never"}),
-    "tressette": (4, 12, {"rounding": "traditional"}),
-    "tarocchi": (3, 12, {"fuggitivo_last_trick": "lost"}),
-    "hombre_it": (3, 12, {"stake": 2}),
-    "lhombre": (3, 12, {"odd_chips": "integer"}),
+# A match of each game, and the options it is re-scored under: the first changes no score and every hand
+# stands (the whole match is folded: the dearest case), the others change scores or play.
+MATCHES: dict[str, tuple[int, int, list[dict[str, Any]]]] = {
+    "barbu": (4, 28, [{}, {"mp_trump_obligation": "must_trump"}, {"early_end": "never"}]),
+    "tressette": (4, 12, [{}, {"rounding": "traditional"}]),
+    "tarocchi": (3, 12, [{}, {"fuggitivo_last_trick": "lost"}]),
+    "hombre_it": (3, 12, [{}, {"stake": 2}]),
+    "lhombre": (3, 12, [{}, {"odd_chips": "integer"}]),
 }
 
 
 def random_match(name: str, seats: int, hands: int, rng: random.Random) -> dict[str, Any]:
-    """A match record of random legal hands, each dealt with its match context."""
+    """A match record of up to `hands` random legal hands, each dealt with its match context (fewer when
+    the match is over before)."""
     game = get_game(name)
     values = game.ruleset.validate({})
     results: list[Any] = []
@@ -69,21 +77,46 @@ def random_match(name: str, seats: int, hands: int, rng: random.Random) -> dict[
         results.append(result)
         played.append((dealer, [MoveEntry(i, m) for i, m in enumerate(moves)]))
         dealer = game.next_dealer(values, seats, dealer, result)
+        if game.match_result(values, seats, results).finished:
+            break
     return export_match(name, {}, [f"P{i}" for i in range(seats)], "anticlockwise", played)
 
 
+def timed(run: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """The median and the max of `repeat` runs, in ms (one run first, not counted: the caches warm)."""
+    run()
+    timings = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        timings.append((time.perf_counter() - start) * 1000)
+    return statistics.median(timings), max(timings)
+
+
 def matches(repeat: int) -> None:
-    print(f"{'match re-scored':<34} {'hands':>5} {'median ms':>10} {'max ms':>8}")
+    """Each match imported as a club would (services.match_import), then compared as the API and the
+    page do (selectors.match_rescore: the hands read from the log, the stored results beside one fold),
+    and as ``manage.py rescore`` does with its record file (parsed and checked, folded twice)."""
+    print(f"{'match re-scored':<52} {'hands':>5} {'moves':>6} {'stored ms':>16} {'record file ms':>16}")
+    print(f"{'':<52} {'':>5} {'':>6} {'median':>8}{'max':>8} {'median':>8}{'max':>8}")
     rng = random.Random(1)
-    for name, (seats, hands, options) in MATCHES.items():
+    club = Club.objects.create(name="What-if bench club")
+    for name, (seats, hands, variants) in MATCHES.items():
         record = random_match(name, seats, hands, rng)
-        timings = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            rescore(record, options)
-            timings.append((time.perf_counter() - start) * 1000)
-        shown = f"{name} {options}"
-        print(f"{shown:<34} {hands:>5} {statistics.median(timings):>10.1f} {max(timings):>8.1f}")
+        match = services.match_import(club=club, record=record)
+        played = len(record["hands"])
+        moves = sum(len(h["moves"]) + 1 for h in record["hands"])
+        for options in variants:
+            stored = timed(partial(selectors.match_rescore, match, options), repeat)
+            filed = timed(partial(gc_paused()(rescore), record, options), repeat)
+            refused = selectors.match_rescore(match, options)["refused"]
+            shown = f"{name} {json.dumps(options)}"
+            if refused:
+                shown += f" (refused: hand {refused['hand']})"
+            print(
+                f"{shown:<52} {played:>5} {moves:>6} {stored[0]:>8.1f}{stored[1]:>8.1f} "
+                f"{filed[0]:>8.1f}{filed[1]:>8.1f}"
+            )
 
 
 def league(sizes: tuple[int, ...]) -> None:
@@ -109,16 +142,21 @@ def league(sizes: tuple[int, ...]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20, help="timed re-scorings of each match")
-    parser.add_argument("--sizes", default="100,1000,10000", help="league sizes in matches")
+    parser.add_argument(
+        "--sizes", default="100,1000,10000", help="league sizes in matches (empty: the matches only)"
+    )
     args = parser.parse_args()
-    matches(args.repeat)
     celery_app.conf["CELERY_TASK_ALWAYS_EAGER"] = True
     with tempfile.TemporaryDirectory() as tmp:
         if connection.vendor == "sqlite":
             connection.settings_dict["TEST"]["NAME"] = str(Path(tmp) / "bench.sqlite3")
         db_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
         try:
-            league(tuple(int(s) for s in args.sizes.split(",")))
+            load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+            print(f"database: {connection.vendor}; load average {load}")
+            matches(args.repeat)
+            if args.sizes:
+                league(tuple(int(s) for s in args.sizes.split(",")))
         finally:
             connection.creation.destroy_test_db(db_name, verbosity=0)
 
