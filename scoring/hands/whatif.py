@@ -41,6 +41,7 @@ from scoring.hands.records import (
     check_header,
     parse_common,
     parse_hand_body,
+    record_entries,
 )
 from scoring.rules import HandResult, RulesError, get_game
 from scoring.rules.core import score_str
@@ -58,7 +59,7 @@ class Side:
 
     results: tuple[HandResult | None, ...]
     reached: int  # the hands scored on this side (the others come after a refusal)
-    totals: tuple[str, ...]
+    totals: tuple[int | str, ...]
     winners: tuple[int, ...]
     finished: bool
     refused: dict[str, Any] | None
@@ -156,11 +157,13 @@ def stored(
 
 def _fold_fast(setup: Setup, entries: Sequence[Entry], where: str) -> HandView:
     """The hand folded once, as a rebuild does (one view at the end, not one per move); when something
-    cannot stand, folded again entry by entry, as a record is checked, for the error naming the entry."""
+    cannot stand, folded again entry by entry, as a record is checked, for the error naming the entry
+    (numbered as in the match's record: a log's undone moves left out)."""
     try:
         return fold_hand(setup, entries)
     except RulesError:
-        return check_entries(setup, list(entries), where)[0]  # raises the RecordError naming the entry
+        # Raises the RecordError naming the entry.
+        return check_entries(setup, record_entries(entries), where)[0]
 
 
 def _refusal(hand: int, where: str, exc: RecordError) -> dict[str, Any]:
