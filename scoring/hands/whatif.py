@@ -45,7 +45,7 @@ from scoring.hands.records import (
 )
 from scoring.rules import HandResult, RulesError, get_game
 from scoring.rules.core import score_str
-from scoring.rules.errors import plain_params
+from scoring.rules.errors import _, plain_params
 
 # A hand to fold: its dealer, its log entries and where it is in a record (``hands[3].``; the record
 # fields a refusal names start with it).
@@ -109,11 +109,11 @@ def fold(
                 where,
                 RecordError(
                     "record.hand_not_over",
-                    "hands[{hand}] starts before hands[{previous}] is over",
+                    _("hand {number} is not over under these options, so hand {next_number} cannot start"),
                     field=where.rstrip(".") or None,
                     malformed=False,
-                    hand=i,
-                    previous=i - 1,
+                    number=i,
+                    next_number=i + 1,
                 ),
             )
             break
