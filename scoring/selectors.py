@@ -425,15 +425,32 @@ def match_rescore(match: Match, options: Mapping[str, Any]) -> dict[str, Any]:
     the hands' log entries, read in one query, under the other options: one fold, and no entry parsed
     or checked again beyond what the engine does with it (each was accepted when it was appended).
     """
-    hands = list(match.hands.order_by("number"))
+    hands = list(
+        match.hands.order_by("number").values_list(
+            "stream_id", "dealer", "status", "result__outcome", "result__outcome_text", "result__scores"
+        )
+    )
     seats = list(match.seats.values_list("name", flat=True))
-    streams = store.read_streams_undecoded([h.stream_id for h in hands])
+    streams = store.read_streams_undecoded([h[0] for h in hands])
+    # The stored results' parts the answer shows (not their details, which can be long), as
+    # whatif.hand_row shows a folded hand's.
+    rows = []
+    for _, _, status, outcome, text, scores in hands:
+        over = status == Hand.Status.OVER and scores is not None
+        rows.append(
+            {
+                "finished": over,
+                "result": outcome if over else None,
+                "result_text": text if over else None,
+                "scores": scores if over else None,
+            }
+        )
     return whatif.rescore_logged(
         match.game,
         match.options,
         seats,
-        [(h.dealer, entries_of_rows(streams[h.stream_id])) for h in hands],
-        [result_from_dict(h.result) if h.status == Hand.Status.OVER and h.result else None for h in hands],
+        [(dealer, entries_of_rows(streams[stream_id])) for stream_id, dealer, *_ in hands],
+        whatif.stored(rows, match_sheet_current(match)),
         options,
     )
 

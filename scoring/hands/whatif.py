@@ -54,15 +54,26 @@ LoggedHand = tuple[int, Sequence[Entry], str]
 
 @dataclass(frozen=True)
 class Side:
-    """One side of the comparison: each hand's result (None for a hand not over, or not reached once a
-    move was refused), the match's totals and winners, and the refusal if a move could not stand."""
+    """One side of the comparison: each hand as the answer shows it (:func:`hand_row`; None for a hand
+    not reached once a move was refused), the match's totals and winners, and the refusal if a move could
+    not stand."""
 
-    results: tuple[HandResult | None, ...]
-    reached: int  # the hands scored on this side (the others come after a refusal)
+    hands: tuple[dict[str, Any] | None, ...]
     totals: tuple[int | str, ...]
     winners: tuple[int, ...]
     finished: bool
     refused: dict[str, Any] | None
+
+
+def hand_row(result: HandResult | None) -> dict[str, Any]:
+    """A hand as the answer shows it: finished or not, its result and result text, its scores (the
+    forms the service stores a hand's result in, ``HandResult.as_dict``)."""
+    return {
+        "finished": result is not None,
+        "result": result.outcome if result else None,
+        "result_text": result.outcome_text.as_dict() if result and result.outcome_text else None,
+        "scores": [score_str(s) for s in result.scores] if result else None,
+    }
 
 
 def _hands(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], tuple[str, ...], list[LoggedHand]]:
@@ -99,10 +110,10 @@ def fold(
     values = _values(game_name, options)
     plain = dict(options)
     results: list[HandResult] = []
-    scored: list[HandResult | None] = []
+    scored: list[dict[str, Any] | None] = []
     refused: dict[str, Any] | None = None
     for i, (dealer, entries, where) in enumerate(hands):
-        if scored and scored[-1] is None:
+        if scored and scored[-1] is not None and not scored[-1]["finished"]:
             # A hand starts only once the one before it is over: under these options it is not.
             refused = _refusal(
                 i,
@@ -123,13 +134,12 @@ def fold(
         except RecordError as exc:
             refused = _refusal(i, where, exc)
             break
-        scored.append(view.result)
+        scored.append(hand_row(view.result))
         if view.result is not None:
             results.append(view.result)
     match = adjusted(game, values, len(seats), results)
     return Side(
-        results=(*scored, *([None] * (len(hands) - len(scored)))),
-        reached=len(scored),
+        hands=(*scored, *([None] * (len(hands) - len(scored)))),
         totals=tuple(score_str(s) for s in match.totals),
         winners=tuple(match.winners),
         finished=bool(match.finished) and refused is None,
@@ -137,20 +147,14 @@ def fold(
     )
 
 
-def stored(
-    game_name: str, options: Mapping[str, Any], seats: Sequence[str], results: Sequence[HandResult | None]
-) -> Side:
-    """The recorded side from the results the service stored with each hand (None: a hand not over):
-    the match scored as its sheet is, no hand folded."""
-    game = get_game(game_name)
-    values = _values(game_name, options)
-    match = adjusted(game, values, len(seats), [r for r in results if r is not None])
+def stored(hands: Sequence[Mapping[str, Any]], sheet: Mapping[str, Any]) -> Side:
+    """The recorded side as the service stored it: each hand as :func:`hand_row` shows it (from the
+    result stored with the hand) and the match's sheet (its totals, winners and whether it is over)."""
     return Side(
-        results=tuple(results),
-        reached=len(results),
-        totals=tuple(score_str(s) for s in match.totals),
-        winners=tuple(match.winners),
-        finished=bool(match.finished),
+        hands=tuple(dict(h) for h in hands),
+        totals=tuple(sheet["totals"]),
+        winners=tuple(sheet["winners"]),
+        finished=bool(sheet["finished"]),
         refused=None,
     )
 
@@ -191,18 +195,6 @@ def _move_index(field: str | None, where: str) -> int | None:
     return int(field[len(where) + len("moves[") :].split("]", 1)[0])
 
 
-def _hand(side: Side, i: int) -> dict[str, Any] | None:
-    if i >= side.reached:
-        return None
-    result = side.results[i]
-    return {
-        "finished": result is not None,
-        "result": result.outcome if result else None,
-        "result_text": result.outcome_text.as_dict() if result and result.outcome_text else None,
-        "scores": [score_str(s) for s in result.scores] if result else None,
-    }
-
-
 def compare(
     game_name: str,
     seats: Sequence[str],
@@ -214,8 +206,7 @@ def compare(
     """The two sides hand by hand: the what-if answer (``what_if: true``, ``official: false``)."""
     before, after = _values(game_name, recorded_options), _values(game_name, other_options)
     rows = []
-    for i in range(len(recorded.results)):
-        a, b = _hand(recorded, i), _hand(other, i)
+    for i, (a, b) in enumerate(zip(recorded.hands, other.hands, strict=True)):
         rows.append({"hand": i, "recorded": a, "what_if": b, "differs": b is None or a != b})
     return {
         "what_if": True,
@@ -271,21 +262,21 @@ def rescore_logged(
     recorded_options: Mapping[str, Any],
     seats: Sequence[str],
     hands: Sequence[tuple[int, Sequence[Entry]]],
-    results: Sequence[HandResult | None],
+    recorded: Side,
     options: Mapping[str, Any],
 ) -> dict[str, Any]:
     """A match kept by the service compared with itself under other options: its hands' log entries
     (dealer and entries, in order: every entry was accepted by the engine when it was appended) folded
-    once, under the recorded options with `options` put over them, beside the `results` stored with
-    each hand (None for a hand not over). The fields a refusal names are those of the match's record
-    (``hands[i].moves[j]``), as :func:`rescore` names them. Raises RecordError for options that are
-    not the game's."""
+    once, under the recorded options with `options` put over them, beside the `recorded` side
+    (:func:`stored`: what the service stored with each hand and the match). The fields a refusal names
+    are those of the match's record (``hands[i].moves[j]``), as :func:`rescore` names them. Raises
+    RecordError for options that are not the game's."""
     _check_options(options)
-    if len(results) != len(hands):
-        raise ValueError("one stored result (or None) for each hand")
+    if len(recorded.hands) != len(hands):
+        raise ValueError("the recorded side has one row for each hand")
     other_options = {**recorded_options, **options}
+    _values(game_name, recorded_options)
     _values(game_name, other_options)
-    recorded = stored(game_name, recorded_options, seats, results)
     logged = [(dealer, entries, f"hands[{i}].") for i, (dealer, entries) in enumerate(hands)]
     other = fold(game_name, other_options, seats, logged)
     return compare(game_name, seats, recorded_options, other_options, recorded, other)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import selectors, services
+from scoring.hands import whatif
 from scoring.hands.fold import Entry, MoveEntry, RulingEntry, UndoEntry
 from scoring.hands.records import hand_body, parse_hand_body, record_entries
 from scoring.hands.whatif import _hands, fold, rescore, rescore_logged
@@ -62,9 +64,10 @@ def test_the_logs_entries_give_the_record_files_answer(name: str, seed: int, han
     for (dealer, entries, _), (_, log) in zip(parsed, logged, strict=True):
         assert record_entries(log) == entries
         assert parse_hand_body(hand_body(dealer, log), "")[1] == entries
-    results = fold(game, options, seats, parsed).results
+    recorded = fold(game, options, seats, parsed)  # the recorded side, as the service would store it
+    stored = whatif.stored([h for h in recorded.hands if h is not None], sheet_of(recorded))
 
-    assert rescore_logged(game, options, seats, logged, results, other) == rescore(record, other)
+    assert rescore_logged(game, options, seats, logged, stored, other) == rescore(record, other)
 
 
 def test_record_entries_renumbers_rulings_refs() -> None:
@@ -171,8 +174,13 @@ def test_a_refusal_is_named_in_the_records_numbering_not_by_log_version(people: 
     assert move["type"] == "choose" and move["choice"] == "close"
 
 
-def test_stored_results_must_be_one_a_hand() -> None:
+def sheet_of(side: whatif.Side) -> dict[str, Any]:
+    return {"totals": list(side.totals), "winners": list(side.winners), "finished": side.finished}
+
+
+def test_the_recorded_side_has_one_row_a_hand() -> None:
     record = random_match("tressette", random.Random(1), 2, {})
     game, options, seats, parsed = _hands(record)
+    recorded = fold(game, options, seats, parsed[:1])
     with pytest.raises(ValueError):
-        rescore_logged(game, options, seats, [(d, e) for d, e, _ in parsed], [], {})
+        rescore_logged(game, options, seats, [(d, e) for d, e, _ in parsed], recorded, {})
