@@ -20,6 +20,7 @@ from scoring.hands.fold import Entry, MoveEntry, RulingEntry, UndoEntry
 from scoring.hands.records import hand_body, parse_hand_body, record_entries
 from scoring.hands.whatif import _hands, fold, rescore, rescore_logged
 from scoring.log import store
+from scoring.log.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded
 from scoring.models import Hand, Match, StoredEvent
 from scoring.rules import game_names, get_game
 from scoring.rules.moves import move_to_dict
@@ -184,3 +185,37 @@ def test_the_recorded_side_has_one_row_a_hand() -> None:
     recorded = fold(game, options, seats, parsed[:1])
     with pytest.raises(ValueError):
         rescore_logged(game, options, seats, [(d, e) for d, e, _ in parsed], recorded, {})
+
+
+@pytest.mark.django_db
+def test_entries_from_rows_read_undecoded_are_the_folds_entries() -> None:
+    # What the what-if folds (entries_of_rows over an undecoded read) is what every other read folds
+    # (entries_of over the decoded events): moves, an undo, a ruling, and a move stored at schema 1.
+    start = HandStarted(game="tressette", options={}, seats=("a", "b", "c", "d"), dealer=0)
+    play = MoveRecorded(move={"type": "play", "seat": 1, "card": "AS"})
+    store.append(
+        "h", [start, play, MoveUndone(of_version=2, reason="x"), play], expected_version=0, actor="a"
+    )
+    store.append(
+        "h",
+        [RulingRecorded(refs=(4,), rule="74C", reason="y", rectification={"kind": "stands"})],
+        expected_version=4,
+    )
+    StoredEvent.objects.create(
+        stream_id="h",
+        version=6,
+        event_type="MoveRecorded",
+        schema_version=1,
+        payload={"seat": 2, "card": "7C"},
+    )
+
+    entries = selectors.entries_of_rows(store.read_streams_undecoded(["h"])["h"])
+
+    assert entries == selectors.entries_of(store.read_stream("h"))
+    assert [type(e).__name__ for e in entries] == [
+        "MoveEntry",
+        "UndoEntry",
+        "MoveEntry",
+        "RulingEntry",
+        "MoveEntry",
+    ]
