@@ -132,24 +132,28 @@ def _before(match: Any, options: dict[str, Any]) -> dict[str, Any]:
     return rescore(selectors.match_export(match), options)
 
 
-def league(sizes: tuple[int, ...]) -> None:
+def league(sizes: tuple[int, ...], turns: int) -> None:
+    """At each size, in turn (`turns` times, so that the load of a shared machine falls on both alike):
+    the rebuild, the what-if under another precedence, the what-if under other Tarocchi options."""
     print(f"\ndatabase: {connection.vendor}; the league of bench_standings.py")
     print(f"{'matches':>8} {'rebuild s':>10} {'other precedence s':>19} {'other options s':>16} {'moved':>6}")
     built = League()
     for size in sizes:
         built.grow_to(size)
-        start = time.perf_counter()
-        projections.standings_rebuild(tournament_id=built.t.pk)
-        rebuild = time.perf_counter() - start
-        start = time.perf_counter()
-        ranked = standings_whatif(built.t, {"tiebreaks": ["average_rank", "total", "lot"]})
-        precedence = time.perf_counter() - start
-        start = time.perf_counter()
-        standings_whatif(built.t, {"game_options": {"tarocchi": {"fuggitivo_last_trick": "lost"}}})
-        options = time.perf_counter() - start
-        print(
-            f"{built.matches:>8} {rebuild:>10.2f} {precedence:>19.3f} {options:>16.2f} {ranked['moved']:>6}"
-        )
+        for _ in range(turns):
+            start = time.perf_counter()
+            projections.standings_rebuild(tournament_id=built.t.pk)
+            rebuild = time.perf_counter() - start
+            start = time.perf_counter()
+            ranked = standings_whatif(built.t, {"tiebreaks": ["average_rank", "total", "lot"]})
+            precedence = time.perf_counter() - start
+            start = time.perf_counter()
+            standings_whatif(built.t, {"game_options": {"tarocchi": {"fuggitivo_last_trick": "lost"}}})
+            options = time.perf_counter() - start
+            print(
+                f"{built.matches:>8} {rebuild:>10.2f} {precedence:>19.3f} {options:>16.2f} "
+                f"{ranked['moved']:>6}"
+            )
 
 
 def main() -> None:
@@ -158,6 +162,7 @@ def main() -> None:
     parser.add_argument(
         "--sizes", default="100,1000,10000", help="league sizes in matches (empty: the matches only)"
     )
+    parser.add_argument("--turns", type=int, default=2, help="league timings at each size, in turn")
     args = parser.parse_args()
     celery_app.conf["CELERY_TASK_ALWAYS_EAGER"] = True
     with tempfile.TemporaryDirectory() as tmp:
@@ -169,7 +174,7 @@ def main() -> None:
             print(f"database: {connection.vendor}; load average {load}")
             matches(args.repeat)
             if args.sizes:
-                league(tuple(int(s) for s in args.sizes.split(",")))
+                league(tuple(int(s) for s in args.sizes.split(",")), args.turns)
         finally:
             connection.creation.destroy_test_db(db_name, verbosity=0)
 
