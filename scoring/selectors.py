@@ -92,6 +92,9 @@ def _entry(version: int, ev: Any, by: str) -> Entry | None:
     return None
 
 
+_new = object.__new__
+
+
 def entries_of_rows(rows: Sequence[store.StoredRow]) -> list[Entry]:
     """:func:`entries_of` for a stream read undecoded (:func:`~scoring.log.store.read_streams_undecoded`):
     a move at the current schema is taken from its payload; anything else is decoded as usual."""
@@ -99,7 +102,14 @@ def entries_of_rows(rows: Sequence[store.StoredRow]) -> list[Entry]:
     current = MoveRecorded.version
     for row in rows:
         if row.event_type == MoveRecorded.type and row.schema_version == current:
-            entries.append(MoveEntry(row.version, move_from_dict(row.payload["move"]), row.recorded_by))
+            # MoveEntry(version, move, by), its fields set directly: the frozen dataclass's __init__
+            # sets them one object.__setattr__ at a time, and a match has a move per card.
+            made = _new(MoveEntry)
+            fields = made.__dict__
+            fields["position"] = row.version
+            fields["move"] = move_from_dict(row.payload["move"])
+            fields["actor"] = row.recorded_by
+            entries.append(made)
             continue
         entry = _entry(row.version, decode(row.event_type, row.schema_version, row.payload), row.recorded_by)
         if entry is not None:
