@@ -2,11 +2,16 @@
 other options, and a league re-ranked under another precedence and re-scored under other game options,
 beside the league's rebuild.
 
-The matches are random legal play (pure Python, no database). The league is bench_standings.py's (one
-recorded round of Tarocchi copied round after round), on a throwaway database next to the one
-DATABASE_URL names (use PostgreSQL: the targets are for it):
+The matches are random legal play, imported into the database as a club imports a record file, and
+timed as the API and the compare page ask (the stored results beside one fold of the log), as they asked
+before issue 28's speed work (the match exported, parsed, folded twice) and as ``manage.py rescore``
+does with the file. The league is bench_standings.py's (one recorded round of Tarocchi copied round
+after round). All of it on a throwaway database next to the one DATABASE_URL names (use PostgreSQL: the
+targets are for it):
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_whatif.py
+
+``--sizes ""`` times the matches only.
 
 Targets: a 28-hand match re-scored in at most 20 ms; a 10,000-match league re-ranked under another
 precedence in at most 1 s; re-scored under other game options in at most the rebuild's time.
@@ -15,11 +20,14 @@ precedence in at most 1 s; re-scored under other game options in at most the reb
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_standings import League  # noqa: E402  (sets Django up)
 from django.db import connection  # noqa: E402
 
+from clubs.models import Club  # noqa: E402
+from common.batch import gc_paused  # noqa: E402
+from scoring import selectors, services  # noqa: E402
 from scoring.hands.fold import MoveEntry  # noqa: E402
 from scoring.hands.records import export_match  # noqa: E402
 from scoring.hands.whatif import rescore  # noqa: E402
@@ -37,18 +48,20 @@ from segnapunti.celery import app as celery_app  # noqa: E402
 from tournaments import projections  # noqa: E402
 from tournaments.whatif import standings_whatif  # noqa: E402
 
-# A match of each game, and the options it is re-scored under (each changes scores or play).
-MATCHES: dict[str, tuple[int, int, dict[str, Any]]] = {
-    "barbu": (4, 28, {"early_end": "never"}),
-    "tressette": (4, 12, {"rounding": "traditional"}),
-    "tarocchi": (3, 12, {"fuggitivo_last_trick": "lost"}),
-    "hombre_it": (3, 12, {"stake": 2}),
-    "lhombre": (3, 12, {"odd_chips": "integer"}),
+# A match of each game, and the options it is re-scored under: the first changes no score and every hand
+# stands (the whole match is folded: the dearest case), the others change scores or play.
+MATCHES: dict[str, tuple[int, int, list[dict[str, Any]]]] = {
+    "barbu": (4, 28, [{}, {"mp_trump_obligation": "must_trump"}, {"early_end": "never"}]),
+    "tressette": (4, 12, [{}, {"rounding": "traditional"}]),
+    "tarocchi": (3, 12, [{}, {"fuggitivo_last_trick": "lost"}]),
+    "hombre_it": (3, 12, [{}, {"stake": 2}]),
+    "lhombre": (3, 12, [{}, {"odd_chips": "integer"}]),
 }
 
 
 def random_match(name: str, seats: int, hands: int, rng: random.Random) -> dict[str, Any]:
-    """A match record of random legal hands, each dealt with its match context."""
+    """A match record of up to `hands` random legal hands, each dealt with its match context (fewer when
+    the match is over before)."""
     game = get_game(name)
     values = game.ruleset.validate({})
     results: list[Any] = []
@@ -69,56 +82,101 @@ def random_match(name: str, seats: int, hands: int, rng: random.Random) -> dict[
         results.append(result)
         played.append((dealer, [MoveEntry(i, m) for i, m in enumerate(moves)]))
         dealer = game.next_dealer(values, seats, dealer, result)
+        if game.match_result(values, seats, results).finished:
+            break
     return export_match(name, {}, [f"P{i}" for i in range(seats)], "anticlockwise", played)
 
 
+def timed(run: Callable[[], Any], repeat: int) -> tuple[float, float, float]:
+    """The median and the max of `repeat` runs, in ms (one run first, not counted: the caches warm), and
+    the median of this process's CPU time per run (on a loaded machine, wall time is mostly waiting for
+    a core; CPU time leaves that out, and PostgreSQL's own time with it)."""
+    run()
+    timings, cpu = [], []
+    for _ in range(repeat):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        run()
+        timings.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    return statistics.median(timings), max(timings), statistics.median(cpu)
+
+
 def matches(repeat: int) -> None:
-    print(f"{'match re-scored':<34} {'hands':>5} {'median ms':>10} {'max ms':>8}")
+    """Each match imported as a club would (services.match_import), then compared as the API and the
+    page do (selectors.match_rescore: the hands read from the log, the stored results beside one fold);
+    as they did before (the match exported to a record, the record parsed and checked, folded twice);
+    and as ``manage.py rescore`` does with the record file (parsed and checked, folded twice)."""
+    columns = "".join(f" {c:>24}" for c in ("now ms", "before ms", "file ms"))
+    print(f"{'match re-scored':<52} {'hands':>5} {'moves':>6}{columns}")
+    print(f"{'':<52} {'':>5} {'':>6}" + f" {'median':>8}{'max':>8}{'cpu':>8}" * 3)
     rng = random.Random(1)
-    for name, (seats, hands, options) in MATCHES.items():
+    club = Club.objects.create(name="What-if bench club")
+    for name, (seats, hands, variants) in MATCHES.items():
         record = random_match(name, seats, hands, rng)
-        timings = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            rescore(record, options)
-            timings.append((time.perf_counter() - start) * 1000)
-        shown = f"{name} {options}"
-        print(f"{shown:<34} {hands:>5} {statistics.median(timings):>10.1f} {max(timings):>8.1f}")
+        match = services.match_import(club=club, record=record)
+        played = len(record["hands"])
+        moves = sum(len(h["moves"]) + 1 for h in record["hands"])
+        for options in variants:
+            now = timed(partial(selectors.match_rescore, match, options), repeat)
+            before = timed(partial(gc_paused()(_before), match, options), repeat)
+            filed = timed(partial(gc_paused()(rescore), record, options), repeat)
+            refused = selectors.match_rescore(match, options)["refused"]
+            shown = f"{name} {json.dumps(options)}"
+            if refused:
+                shown += f" (refused: hand {refused['hand']})"
+            cells = "".join(f" {t[0]:>8.1f}{t[1]:>8.1f}{t[2]:>8.1f}" for t in (now, before, filed))
+            print(f"{shown:<52} {played:>5} {moves:>6}{cells}")
 
 
-def league(sizes: tuple[int, ...]) -> None:
+def _before(match: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """What selectors.match_rescore did before: the match as a record file, compared as the file is."""
+    return rescore(selectors.match_export(match), options)
+
+
+def league(sizes: tuple[int, ...], turns: int) -> None:
+    """At each size, in turn (`turns` times, so that the load of a shared machine falls on both alike):
+    the rebuild, the what-if under another precedence, the what-if under other Tarocchi options."""
     print(f"\ndatabase: {connection.vendor}; the league of bench_standings.py")
-    print(f"{'matches':>8} {'rebuild s':>10} {'other precedence s':>19} {'other options s':>16} {'moved':>6}")
+    heads = f"{'rebuild s (cpu)':>16} {'other precedence s':>19} {'other options s (cpu)':>22}"
+    print(f"{'matches':>8} {heads} {'moved':>6}")
     built = League()
     for size in sizes:
         built.grow_to(size)
-        start = time.perf_counter()
-        projections.standings_rebuild(tournament_id=built.t.pk)
-        rebuild = time.perf_counter() - start
-        start = time.perf_counter()
-        ranked = standings_whatif(built.t, {"tiebreaks": ["average_rank", "total", "lot"]})
-        precedence = time.perf_counter() - start
-        start = time.perf_counter()
-        standings_whatif(built.t, {"game_options": {"tarocchi": {"fuggitivo_last_trick": "lost"}}})
-        options = time.perf_counter() - start
-        print(
-            f"{built.matches:>8} {rebuild:>10.2f} {precedence:>19.3f} {options:>16.2f} {ranked['moved']:>6}"
-        )
+        for _ in range(turns):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            projections.standings_rebuild(tournament_id=built.t.pk)
+            rebuild, rebuild_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+            start = time.perf_counter()
+            ranked = standings_whatif(built.t, {"tiebreaks": ["average_rank", "total", "lot"]})
+            precedence = time.perf_counter() - start
+            start, start_cpu = time.perf_counter(), time.process_time()
+            standings_whatif(built.t, {"game_options": {"tarocchi": {"fuggitivo_last_trick": "lost"}}})
+            options, options_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+            print(
+                f"{built.matches:>8} {rebuild:>8.2f} ({rebuild_cpu:>5.2f}) {precedence:>19.3f} "
+                f"{options:>14.2f} ({options_cpu:>5.2f}) {ranked['moved']:>6}"
+            )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20, help="timed re-scorings of each match")
-    parser.add_argument("--sizes", default="100,1000,10000", help="league sizes in matches")
+    parser.add_argument(
+        "--sizes", default="100,1000,10000", help="league sizes in matches (empty: the matches only)"
+    )
+    parser.add_argument("--turns", type=int, default=2, help="league timings at each size, in turn")
     args = parser.parse_args()
-    matches(args.repeat)
     celery_app.conf["CELERY_TASK_ALWAYS_EAGER"] = True
     with tempfile.TemporaryDirectory() as tmp:
         if connection.vendor == "sqlite":
             connection.settings_dict["TEST"]["NAME"] = str(Path(tmp) / "bench.sqlite3")
         db_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
         try:
-            league(tuple(int(s) for s in args.sizes.split(",")))
+            load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+            print(f"database: {connection.vendor}; load average {load}")
+            matches(args.repeat)
+            if args.sizes:
+                league(tuple(int(s) for s in args.sizes.split(",")), args.turns)
         finally:
             connection.creation.destroy_test_db(db_name, verbosity=0)
 

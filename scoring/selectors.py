@@ -19,6 +19,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Membership
+from common.batch import gc_paused
 from common.rows import instances
 from scoring.hands import foldcache, whatif
 from scoring.hands.fold import (
@@ -43,6 +44,7 @@ from scoring.log.events import (
     MoveRecorded,
     MoveUndone,
     RulingRecorded,
+    decode,
     hand_stream_id,
     match_stream_id,
     to_payload,
@@ -81,19 +83,42 @@ def hand_entries(hand: Hand, events: Sequence[store.RecordedEvent] | None = None
 
 def entries_of(events: Sequence[store.RecordedEvent]) -> list[Entry]:
     """A hand's stream as the fold takes it; positions are stream versions."""
+    return [entry for e in events if (entry := _entry(e.version, e.event, e.recorded_by)) is not None]
+
+
+def _entry(version: int, ev: Any, by: str) -> Entry | None:
+    """A hand stream's event as the fold takes it (None for one the fold does not read)."""
+    if isinstance(ev, MoveRecorded):
+        return MoveEntry(version, move_from_dict(ev.move), by)
+    if isinstance(ev, MoveUndone):
+        return UndoEntry(version, ev.of_version, ev.reason, by)
+    if isinstance(ev, RulingRecorded):
+        return RulingEntry(version, tuple(ev.refs), ev.rule, ev.reason, dict(ev.rectification), by)
+    return None
+
+
+_new = object.__new__
+
+
+def entries_of_rows(rows: Sequence[store.StoredRow]) -> list[Entry]:
+    """:func:`entries_of` for a stream read undecoded (:func:`~scoring.log.store.read_streams_undecoded`):
+    a move at the current schema is taken from its payload; anything else is decoded as usual."""
     entries: list[Entry] = []
-    for e in events:
-        ev = e.event
-        if isinstance(ev, MoveRecorded):
-            entries.append(MoveEntry(e.version, move_from_dict(ev.move), e.recorded_by))
-        elif isinstance(ev, MoveUndone):
-            entries.append(UndoEntry(e.version, ev.of_version, ev.reason, e.recorded_by))
-        elif isinstance(ev, RulingRecorded):
-            entries.append(
-                RulingEntry(
-                    e.version, tuple(ev.refs), ev.rule, ev.reason, dict(ev.rectification), e.recorded_by
-                )
-            )
+    current = MoveRecorded.version
+    for row in rows:
+        if row.event_type == MoveRecorded.type and row.schema_version == current:
+            # MoveEntry(version, move, by), its fields set directly: the frozen dataclass's __init__
+            # sets them one object.__setattr__ at a time, and a match has a move per card.
+            made = _new(MoveEntry)
+            fields = made.__dict__
+            fields["position"] = row.version
+            fields["move"] = move_from_dict(row.payload["move"])
+            fields["actor"] = row.recorded_by
+            entries.append(made)
+            continue
+        entry = _entry(row.version, decode(row.event_type, row.schema_version, row.payload), row.recorded_by)
+        if entry is not None:
+            entries.append(entry)
     return entries
 
 
@@ -526,10 +551,43 @@ def match_export(match: Match) -> dict[str, Any]:
     return export_match(match.game, match.options, seats, match.direction, hands)
 
 
+@gc_paused()
 def match_rescore(match: Match, options: Mapping[str, Any]) -> dict[str, Any]:
     """The match's hands scored again under other options of its game (put over the recorded ones),
-    compared hand by hand with the sheet: a what-if, never written (:mod:`scoring.hands.whatif`)."""
-    return whatif.rescore(match_export(match), options)
+    compared hand by hand with the sheet: a what-if, never written (:mod:`scoring.hands.whatif`).
+
+    The recorded side is what the service stored with each hand (its result); the what-if side folds
+    the hands' log entries, read in one query, under the other options: one fold, and no entry parsed
+    or checked again beyond what the engine does with it (each was accepted when it was appended).
+    """
+    hands = list(
+        match.hands.order_by("number").values_list(
+            "stream_id", "dealer", "status", "result__outcome", "result__outcome_text", "result__scores"
+        )
+    )
+    seats = list(match.seats.values_list("name", flat=True))
+    streams = store.read_streams_undecoded([h[0] for h in hands])
+    # The stored results' parts the answer shows (not their details, which can be long), as
+    # whatif.hand_row shows a folded hand's.
+    rows = []
+    for _, _, status, outcome, text, scores in hands:
+        over = status == Hand.Status.OVER and scores is not None
+        rows.append(
+            {
+                "finished": over,
+                "result": outcome if over else None,
+                "result_text": text if over else None,
+                "scores": scores if over else None,
+            }
+        )
+    return whatif.rescore_logged(
+        match.game,
+        match.options,
+        seats,
+        [(dealer, entries_of_rows(streams[stream_id])) for stream_id, dealer, *_ in hands],
+        whatif.stored(rows, match_sheet_current(match)),
+        options,
+    )
 
 
 # ---- finished matches, for what is built on them (tournament standings, ratings) ----------------------

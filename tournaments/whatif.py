@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from common.batch import gc_paused
 from tournaments.models import Standings, Tournament
 from tournaments.plan.standings import Ledger, check_precedence
 from tournaments.projections import _document, _players, _settings, standings_from_log
@@ -22,6 +23,7 @@ from tournaments.projections import _document, _players, _settings, standings_fr
 SETTINGS = ("scoring", "tiebreaks", "sit_out_score", "game_options")
 
 
+@gc_paused()
 def standings_whatif(
     tournament: Tournament, changes: Mapping[str, Any], *, from_log: bool = False
 ) -> dict[str, Any]:

@@ -739,7 +739,7 @@ class MatchExportApi(MatchApi):
 
 class MatchRescoreApi(MatchApi):
     access = {"POST": "read"}
-    # Folding a whole match twice: a reader may not keep a worker busy with it.
+    # Folding a whole match again: a reader may not keep a worker busy with it.
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "record_check"
 

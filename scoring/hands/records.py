@@ -18,6 +18,7 @@ status 3).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from scoring.hands.fold import Entry, HandView, MoveEntry, RulingEntry, Setup, UndoEntry, check_log
@@ -298,6 +299,30 @@ def hand_body(dealer: int, entries: Sequence[Entry]) -> dict[str, Any]:
             moves.append(ruling)
     body["moves"] = moves
     return body
+
+
+def record_entries(entries: Sequence[Entry]) -> list[Entry]:
+    """A hand's log entries numbered as its record numbers them (what reading :func:`hand_body` back
+    gives): undone moves and the undos left out, the deal at position 0, ``moves[i]`` at ``i + 1``,
+    rulings' refs renumbered alike. Entries already so numbered come back equal."""
+    undone = {e.of_position for e in entries if isinstance(e, UndoEntry)}
+    kept = [e for e in entries if not isinstance(e, UndoEntry) and e.position not in undone]
+    index: dict[int, int] = {}
+    out: list[Entry] = []
+    moves = 0
+    for e in kept:
+        if isinstance(e, MoveEntry) and isinstance(e.move, Deal):
+            index[e.position] = 0
+            out.append(replace(e, position=0, actor=""))
+            continue
+        moves += 1
+        index[e.position] = moves
+        if isinstance(e, MoveEntry):
+            out.append(replace(e, position=moves, actor=""))
+        else:
+            assert isinstance(e, RulingEntry)
+            out.append(replace(e, position=moves, refs=tuple(index[r] for r in e.refs), actor=""))
+    return out
 
 
 def export_hand(setup: Setup, entries: Sequence[Entry], direction: str) -> dict[str, Any]:

@@ -1,18 +1,26 @@
 """What if the same hands had been scored under other options of their game: a read, never a write.
 
-A match (or hand) record is folded twice, once under its recorded options and once under the recorded
-options with the asked ones put over them, and the two are compared hand by hand: each hand's result and
-scores, the running totals, who won. Nothing is stored: the answer is labelled ``what_if`` and never
-stands for the official sheet.
+The hands' moves are folded under the recorded options with the asked ones put over them, and compared
+hand by hand with the hands as recorded: each hand's result and scores, the running totals, who won.
+Nothing is stored: the answer is labelled ``what_if`` and never stands for the official sheet.
+
+Where the recorded side comes from:
+
+* a match kept by the service (:func:`rescore_logged`): its hands' log entries, each of which the engine
+  accepted when it was appended, and the results the projection stored with each hand. Only the other
+  options are folded; the recorded side is what is stored (``tests/scoring/test_whatif_stored.py``
+  holds it to what folding the log under the recorded options gives).
+* a record file (:func:`rescore`): nothing says it was ever checked, so it is folded under its own
+  options first, and refused as :func:`~scoring.hands.records.check` refuses it if it cannot stand.
 
 Under other options a recorded move may not stand (another deck, a card no longer in play, a call the
 other options do not have): the comparison then stops at that hand, and ``refused`` says at which hand
 and move, with the engine's code and its text (a template and params, worded by the faces in the
 reader's language). The hands before it are still compared.
 
-Errors: the record itself malformed or impossible as recorded raises :class:`RecordError` as
-:func:`~scoring.hands.records.check` does; options that are not options of the game raise it too
-(``malformed``, field ``options.<name>``), since there is nothing to compare then.
+Errors: options that are not options of the game raise :class:`RecordError` (``malformed``, field
+``options.<name>``), since there is nothing to compare then; so does a record that is malformed or
+impossible as recorded.
 """
 
 from __future__ import annotations
@@ -33,32 +41,47 @@ from scoring.hands.records import (
     check_header,
     parse_common,
     parse_hand_body,
+    record_entries,
 )
 from scoring.rules import HandResult, RulesError, get_game
 from scoring.rules.core import score_str
-from scoring.rules.errors import plain_params
+from scoring.rules.errors import _, plain_params
+
+# A hand to fold: its dealer, its log entries and where it is in a record (``hands[3].``; the record
+# fields a refusal names start with it).
+LoggedHand = tuple[int, Sequence[Entry], str]
 
 
 @dataclass(frozen=True)
-class Folded:
-    """One fold of the record's hands under one option set: each hand's view (None once refused), the
-    match's totals and winners, and the refusal if a move could not stand."""
+class Side:
+    """One side of the comparison: each hand as the answer shows it (:func:`hand_row`; None for a hand
+    not reached once a move was refused), the match's totals and winners, and the refusal if a move could
+    not stand."""
 
-    views: tuple[HandView | None, ...]
+    hands: tuple[dict[str, Any] | None, ...]
     totals: tuple[int | str, ...]
     winners: tuple[int, ...]
     finished: bool
     refused: dict[str, Any] | None
 
 
-def _hands(
-    data: Mapping[str, Any],
-) -> tuple[str, dict[str, Any], tuple[str, ...], list[tuple[int, list[Entry], str]]]:
+def hand_row(result: HandResult | None) -> dict[str, Any]:
+    """A hand as the answer shows it: finished or not, its result and result text, its scores (the
+    forms the service stores a hand's result in, ``HandResult.as_dict``)."""
+    return {
+        "finished": result is not None,
+        "result": result.outcome if result else None,
+        "result_text": result.outcome_text.as_dict() if result and result.outcome_text else None,
+        "scores": [score_str(s) for s in result.scores] if result else None,
+    }
+
+
+def _hands(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], tuple[str, ...], list[LoggedHand]]:
     """The record's game, options, seats and hands (dealer, entries, the path of the hand in the record)."""
     if isinstance(data, Mapping) and data.get("format") == MATCH_FORMAT:
         check_header(data, MATCH_FORMAT)
         game, options, seats, _ = parse_common(data)
-        hands = []
+        hands: list[LoggedHand] = []
         for i, hand in enumerate(_need(data, "hands", list)):
             if not isinstance(hand, Mapping):
                 raise RecordError("record.malformed", "a hand is an object", field=f"hands[{i}]")
@@ -71,55 +94,52 @@ def _hands(
     return game, options, seats, [(dealer, entries, "")]
 
 
+def _values(game_name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        return get_game(game_name).ruleset.validate(dict(options))
+    except RulesError as exc:
+        raise RecordError.wrap(exc, "options.") from exc
+
+
 def fold(
-    game_name: str,
-    options: Mapping[str, Any],
-    seats: Sequence[str],
-    hands: Sequence[tuple[int, list[Entry], str]],
-) -> Folded:
+    game_name: str, options: Mapping[str, Any], seats: Sequence[str], hands: Sequence[LoggedHand]
+) -> Side:
     """Fold every hand in order under `options`, each with its match context; a move that cannot stand
     stops the fold there (``refused``) instead of raising."""
     game = get_game(game_name)
-    try:
-        values = game.ruleset.validate(dict(options))
-    except RulesError as exc:
-        raise RecordError.wrap(exc, "options.") from exc
+    values = _values(game_name, options)
+    plain = dict(options)
     results: list[HandResult] = []
-    views: list[HandView | None] = []
+    scored: list[dict[str, Any] | None] = []
     refused: dict[str, Any] | None = None
     for i, (dealer, entries, where) in enumerate(hands):
-        if refused is not None:
-            views.append(None)
-            continue
-        previous = views[-1] if views else None
-        if previous is not None and not previous.over:
+        if scored and scored[-1] is not None and not scored[-1]["finished"]:
+            # A hand starts only once the one before it is over: under these options it is not.
             refused = _refusal(
                 i,
                 where,
                 RecordError(
                     "record.hand_not_over",
-                    "hands[{hand}] starts before hands[{previous}] is over",
+                    _("hand {number} is not over under these options, so hand {next_number} cannot start"),
                     field=where.rstrip(".") or None,
                     malformed=False,
-                    hand=i,
-                    previous=i - 1,
+                    number=i,
+                    next_number=i + 1,
                 ),
             )
-            views.append(None)
-            continue
+            break
         context = game.match_context(values, len(seats), own_results(results))
         try:
-            view = _fold_fast(Setup(game_name, dict(options), tuple(seats), dealer, context), entries, where)
+            view = _fold_fast(Setup(game_name, plain, tuple(seats), dealer, context), entries, where)
         except RecordError as exc:
             refused = _refusal(i, where, exc)
-            views.append(None)
-            continue
-        views.append(view)
+            break
+        scored.append(hand_row(view.result))
         if view.result is not None:
             results.append(view.result)
     match = adjusted(game, values, len(seats), results)
-    return Folded(
-        views=tuple(views),
+    return Side(
+        hands=(*scored, *([None] * (len(hands) - len(scored)))),
         totals=tuple(score_str(s) for s in match.totals),
         winners=tuple(match.winners),
         finished=bool(match.finished) and refused is None,
@@ -127,13 +147,27 @@ def fold(
     )
 
 
-def _fold_fast(setup: Setup, entries: list[Entry], where: str) -> HandView:
+def stored(hands: Sequence[Mapping[str, Any]], sheet: Mapping[str, Any]) -> Side:
+    """The recorded side as the service stored it: each hand as :func:`hand_row` shows it (from the
+    result stored with the hand) and the match's sheet (its totals, winners and whether it is over)."""
+    return Side(
+        hands=tuple(dict(h) for h in hands),
+        totals=tuple(sheet["totals"]),
+        winners=tuple(sheet["winners"]),
+        finished=bool(sheet["finished"]),
+        refused=None,
+    )
+
+
+def _fold_fast(setup: Setup, entries: Sequence[Entry], where: str) -> HandView:
     """The hand folded once, as a rebuild does (one view at the end, not one per move); when something
-    cannot stand, folded again entry by entry, as a record is checked, for the error naming the entry."""
+    cannot stand, folded again entry by entry, as a record is checked, for the error naming the entry
+    (numbered as in the match's record: a log's undone moves left out)."""
     try:
         return fold_hand(setup, entries)
     except RulesError:
-        return check_entries(setup, entries, where)[0]  # raises the RecordError that names the entry
+        # Raises the RecordError naming the entry.
+        return check_entries(setup, record_entries(entries), where)[0]
 
 
 def _refusal(hand: int, where: str, exc: RecordError) -> dict[str, Any]:
@@ -161,50 +195,26 @@ def _move_index(field: str | None, where: str) -> int | None:
     return int(field[len(where) + len("moves[") :].split("]", 1)[0])
 
 
-def _hand(view: HandView | None) -> dict[str, Any] | None:
-    if view is None:
-        return None
-    result = view.result
-    return {
-        "finished": view.over,
-        "result": result.outcome if result else None,
-        "result_text": result.outcome_text.as_dict() if result and result.outcome_text else None,
-        "scores": [score_str(s) for s in result.scores] if result else None,
-    }
-
-
-def rescore(data: Any, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The record compared with itself under other options: `options` are put over the recorded ones.
-    Raises RecordError when the record does not stand as recorded or `options` are not the game's."""
-    if not isinstance(options, Mapping):
-        raise RecordError(
-            "whatif.options", "options is an object of option names and values", field="options"
-        )
-    game_name, recorded_options, seats, hands = _hands(data)
-    other_options = {**recorded_options, **options}
-    recorded = fold(game_name, recorded_options, seats, hands)
-    if recorded.refused is not None:
-        raise RecordError(
-            recorded.refused["code"],
-            recorded.refused["template"],
-            field=recorded.refused["field"],
-            malformed=False,
-            **recorded.refused["params"],
-        )
-    other = fold(game_name, other_options, seats, hands)
-    game = get_game(game_name)
-    before, after = game.ruleset.validate(dict(recorded_options)), game.ruleset.validate(other_options)
+def compare(
+    game_name: str,
+    seats: Sequence[str],
+    recorded_options: Mapping[str, Any],
+    other_options: Mapping[str, Any],
+    recorded: Side,
+    other: Side,
+) -> dict[str, Any]:
+    """The two sides hand by hand: the what-if answer (``what_if: true``, ``official: false``)."""
+    before, after = _values(game_name, recorded_options), _values(game_name, other_options)
     rows = []
-    for i, (was, now) in enumerate(zip(recorded.views, other.views, strict=True)):
-        a, b = _hand(was), _hand(now)
+    for i, (a, b) in enumerate(zip(recorded.hands, other.hands, strict=True)):
         rows.append({"hand": i, "recorded": a, "what_if": b, "differs": b is None or a != b})
     return {
         "what_if": True,
         "official": False,
         "game": game_name,
         "seats": list(seats),
-        "recorded_options": recorded_options,
-        "options": other_options,
+        "recorded_options": dict(recorded_options),
+        "options": dict(other_options),
         "changed": {k: [before.get(k), after[k]] for k in after if before.get(k) != after[k]},
         "hands": rows,
         "totals": {
@@ -216,3 +226,57 @@ def rescore(data: Any, options: Mapping[str, Any]) -> dict[str, Any]:
         "finished": {"recorded": recorded.finished, "what_if": other.finished},
         "refused": other.refused,
     }
+
+
+def _check_options(options: Any) -> None:
+    if not isinstance(options, Mapping):
+        raise RecordError(
+            "whatif.options", "options is an object of option names and values", field="options"
+        )
+
+
+def rescore(data: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+    """A record compared with itself under other options: `options` are put over the recorded ones.
+    Raises RecordError when the record does not stand as recorded or `options` are not the game's."""
+    _check_options(options)
+    game_name, recorded_options, seats, hands = _hands(data)
+    other_options = {**recorded_options, **options}
+    # Options that are not the game's are refused before any fold (the recorded ones first).
+    _values(game_name, recorded_options)
+    _values(game_name, other_options)
+    recorded = fold(game_name, recorded_options, seats, hands)
+    if recorded.refused is not None:
+        raise RecordError(
+            recorded.refused["code"],
+            recorded.refused["template"],
+            field=recorded.refused["field"],
+            malformed=False,
+            **recorded.refused["params"],
+        )
+    other = fold(game_name, other_options, seats, hands)
+    return compare(game_name, seats, recorded_options, other_options, recorded, other)
+
+
+def rescore_logged(
+    game_name: str,
+    recorded_options: Mapping[str, Any],
+    seats: Sequence[str],
+    hands: Sequence[tuple[int, Sequence[Entry]]],
+    recorded: Side,
+    options: Mapping[str, Any],
+) -> dict[str, Any]:
+    """A match kept by the service compared with itself under other options: its hands' log entries
+    (dealer and entries, in order: every entry was accepted by the engine when it was appended) folded
+    once, under the recorded options with `options` put over them, beside the `recorded` side
+    (:func:`stored`: what the service stored with each hand and the match). The fields a refusal names
+    are those of the match's record (``hands[i].moves[j]``), as :func:`rescore` names them. Raises
+    RecordError for options that are not the game's."""
+    _check_options(options)
+    if len(recorded.hands) != len(hands):
+        raise ValueError("the recorded side has one row for each hand")
+    other_options = {**recorded_options, **options}
+    _values(game_name, recorded_options)
+    _values(game_name, other_options)
+    logged = [(dealer, entries, f"hands[{i}].") for i, (dealer, entries) in enumerate(hands)]
+    other = fold(game_name, other_options, seats, logged)
+    return compare(game_name, seats, recorded_options, other_options, recorded, other)

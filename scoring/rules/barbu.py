@@ -239,7 +239,8 @@ class Barbu(Game[BarbuState]):
     def actors(self, state: BarbuState, move: Move) -> frozenset[int | None]:
         phase = state.phase
         if phase == "play" and isinstance(move, PlayCard):  # nearly every move
-            return ONLY[state.trick_play.to_play()]
+            current = state.trick_play.current  # whose turn, as TrickPlay.to_play says, without the call
+            return ONLY[(current.leader + len(current.plays)) % state.seats]
         if isinstance(move, Choose):
             if move.choice == "close":
                 return (
@@ -325,6 +326,8 @@ class Barbu(Game[BarbuState]):
 
     # ---- moves ----------------------------------------------------------------------------------
     def _apply(self, state: BarbuState, move: Move) -> tuple[BarbuState, list[Verdict]]:
+        if type(move) is PlayCard and state.phase == "play":  # nearly every move: asked first
+            return self._play_trick(state, _seat(move), move.card)
         if isinstance(move, Choose):
             return self._choose(state, move), []
         if isinstance(move, PassCards):
@@ -494,6 +497,8 @@ class Barbu(Game[BarbuState]):
         if not hand.isdisjoint(_SUIT_CARDS[led]):
             if suit != led:
                 return RULE_FOLLOW
+            if state.options["mp_trump_obligation"] != "overtrump_on_trump_lead":
+                return None  # what _overtrump_floor answers then, without the call at every card
             floor = self._overtrump_floor(state)
             if (
                 floor is not None

@@ -7,10 +7,13 @@ from __future__ import annotations
 import contextlib
 import itertools
 import random
+import re
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
+from django.utils.html import escape
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +23,7 @@ from tests.tournaments.support import Club, club_with_players, finish_match, ope
 from tournaments import projections, selectors, services
 from tournaments.models import Standings, Tournament
 from tournaments.plan.standings import DEFAULT_PRECEDENCE
+from tournaments.words import why_above
 
 pytestmark = pytest.mark.django_db
 
@@ -183,3 +187,34 @@ def test_a_random_precedence_reranks_like_rank_itself(
 
     assert report["precedence"] == [*keys[:3], "lot"]
     assert sorted(r["rank"] for r in report["rows"]) == list(range(1, 10))
+
+
+def test_the_preview_marks_each_row_that_moves_with_its_new_reason_in_words(
+    club: Club, django_capture_on_commit_callbacks: Any
+) -> None:
+    # The settings page's preview: every row that changes place is marked, with the sentence saying why
+    # the row above it is above it under the new precedence (the what-if's why_above, in words).
+    t = league(club, django_capture_on_commit_callbacks, seed=4)
+    client = Client(HTTP_ACCEPT_LANGUAGE="it")
+    client.force_login(club.director)
+    form = client.get(f"/tournaments/{t.pk}/settings/")
+    data = {k: v for k, v in form.context["form"].initial.items() if v is not None}
+    data["scorers"] = [u.pk for u in data["scorers"]]
+    order = ["tables_won", "best_result"]
+    data.update({"expected_version": t.version, "tiebreaks": order, "preview": "1"})
+
+    body = client.post(f"/tournaments/{t.pk}/settings/", data).content.decode()
+
+    report = selectors.standings_whatif(t, {"tiebreaks": [*order, "lot"]})
+    assert report["moved"] > 0  # this precedence reorders this league
+    rows = report["rows"]
+    marked = re.findall(r'<tr data-player="(\d+)"( class="moved")?>', body)
+    assert [int(p) for p, _ in marked] == [r["player"] for r in rows]  # the new order
+    assert [bool(m) for _, m in marked] == [r["moved"] for r in rows]
+    with translation.override("it"):
+        for i, row in enumerate(rows):
+            if not row["moved"] or i == 0:
+                continue
+            said = escape(why_above(rows[i - 1]["name"], row["name"], row["why_above"]))
+            reason = re.escape(said) + rf'</td></tr>\s*<tr data-player="{row["player"]}" class="moved">'
+            assert re.search(reason, body), (row["name"], said)

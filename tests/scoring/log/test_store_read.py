@@ -1,7 +1,8 @@
 import pytest
 
 from scoring.log import store
-from scoring.log.events import HandClosed, HandStarted, MoveRecorded, MoveUndone
+from scoring.log.events import HandClosed, HandStarted, MoveRecorded, MoveUndone, RulingRecorded, decode
+from scoring.models import StoredEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -61,3 +62,31 @@ def test_a_projection_can_catch_up_page_by_page() -> None:
         last = page[-1].position
 
     assert seen == [f"hand-{n}" for n in range(7)]
+
+
+def test_streams_read_undecoded_are_the_decoded_streams_as_stored() -> None:
+    # Several streams in one read, each in version order, every event as it is stored: decoding each
+    # row gives exactly what read_streams gives; a stream with nothing is an empty list.
+    move = MoveRecorded(move={"type": "play", "seat": 1, "card": "AS"}, verdicts=({"rule": "r", "seat": 1},))
+    ruling = RulingRecorded(refs=(2,), rule="74C", reason="shown", rectification={"kind": "stands"})
+    store.append("hand-1", [START, move], expected_version=0, actor="anna")
+    store.append("hand-2", [START], expected_version=0)
+    store.append("hand-1", [MoveUndone(of_version=2, reason="misplay"), move, ruling], expected_version=2)
+    StoredEvent.objects.create(  # a row as the first prototype wrote it: schema 1, never rewritten
+        stream_id="hand-3",
+        version=1,
+        event_type="MoveRecorded",
+        schema_version=1,
+        payload={"seat": 2, "card": "7C"},
+    )
+    names = ["hand-1", "hand-2", "hand-3", "nobody"]
+
+    rows = store.read_streams_undecoded(names)
+    decoded = store.read_streams(names)
+
+    assert list(rows) == names and rows["nobody"] == []
+    for name in names:
+        assert [
+            (r.version, decode(r.event_type, r.schema_version, r.payload), r.recorded_by) for r in rows[name]
+        ] == [(e.version, e.event, e.recorded_by) for e in decoded[name]]
+    assert rows["hand-3"][0].schema_version == 1 and rows["hand-3"][0].payload == {"seat": 2, "card": "7C"}
