@@ -64,6 +64,7 @@ READS: dict[str, tuple[str, str]] = {
     "clubs/": ("/clubs/", "public"),
     "clubs/<id:club_id>/matches/": ("/clubs/{club}/matches/", "public"),
     "clubs/<id:club_id>/matches/new/": ("/clubs/{club}/matches/new/", "staff"),
+    "matches/sw.js": ("/matches/sw.js", "public"),
     "matches/<id:match_id>/": ("/matches/{m}/", "hidden"),
     "matches/<id:match_id>/hands/<id:number>/": ("/matches/{m}/hands/1/", "hidden"),
     "matches/<id:match_id>/hands/<id:number>/version/": ("/matches/{m}/hands/1/version/", "hidden"),
