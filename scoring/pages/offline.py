@@ -54,7 +54,6 @@ def words() -> str:
             "one": _("1 move not yet sent"),
             "many": _("{n} moves not yet sent"),
             "waiting": _("not yet sent"),
-            "sending": _("sending…"),
             "refused": _("refused by the server:"),
             "undo": _("Undo"),
             "change": _("Change"),
