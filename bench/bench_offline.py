@@ -85,8 +85,16 @@ class Queue(threading.Thread):
     """One table's page when the network returns: its queue sent in order, each move with its key and
     expected version; an answer that does not come back is a resend of the same request."""
 
-    def __init__(self, port: int, token: str, match_id: int, table: int, hands: list[list[dict[str, Any]]],
-                 lose_every: int, go: threading.Event) -> None:
+    def __init__(
+        self,
+        port: int,
+        token: str,
+        match_id: int,
+        table: int,
+        hands: list[list[dict[str, Any]]],
+        lose_every: int,
+        go: threading.Event,
+    ) -> None:
         super().__init__(daemon=True)
         self.port, self.token, self.match_id, self.table = port, token, match_id, table
         self.hands, self.lose_every, self.go = hands, lose_every, go
@@ -150,7 +158,9 @@ def check_log(match_id: int, hands: list[list[dict[str, Any]]]) -> tuple[int, in
     lost = duplicated = reordered = 0
     for number, queued in enumerate(hands, start=1):
         hand = Hand.objects.filter(match_id=match_id, number=number).first()
-        logged = [e["payload"]["move"] for e in hand_audit(hand) if e["type"] == "MoveRecorded"] if hand else []
+        logged = (
+            [e["payload"]["move"] for e in hand_audit(hand) if e["type"] == "MoveRecorded"] if hand else []
+        )
         keys = [json.dumps(m, sort_keys=True) for m in logged]
         wanted = [json.dumps(m, sort_keys=True) for m in queued]
         lost += sum(1 for k in wanted if k not in keys)
@@ -196,20 +206,24 @@ def main() -> None:
         env.pop("DJANGO_SETTINGS_MODULE", None)
         log = open(Path(run_dir) / "serve.log", "wb")  # noqa: SIM115 - open while the server runs
         server = subprocess.Popen(
-            ["make", "--no-print-directory", "serve"], cwd=ROOT, env=env, stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True,
+            ["make", "--no-print-directory", "serve"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         wait_until_up(port, server, Path(run_dir) / "serve.log")
         said = (Path(run_dir) / "serve.log").read_text()
         proxy = "nginx in front" if "nginx is not installed" not in said else "NO nginx"
         total = sum(len(h) for q in queues for h in q)
-        print(f"make serve ({proxy}), {connection.vendor}; {args.tables} tables, {total} moves queued "
-              f"({args.moves} a table), answers lost: every {args.lose_every or '-'}th request")
+        print(
+            f"make serve ({proxy}), {connection.vendor}; {args.tables} tables, {total} moves queued "
+            f"({args.moves} a table), answers lost: every {args.lose_every or '-'}th request"
+        )
         print(f"load average before: {load_average()}")
         go = threading.Event()
-        workers = [
-            Queue(port, token, m.pk, i, queues[i], args.lose_every, go) for i, m in enumerate(matches)
-        ]
+        workers = [Queue(port, token, m.pk, i, queues[i], args.lose_every, go) for i, m in enumerate(matches)]
         for w in workers:
             w.start()
         started = time.perf_counter()
@@ -227,15 +241,23 @@ def main() -> None:
             lost, duplicated, reordered = lost + a, duplicated + b, reordered + c
         latencies = [x for w in workers for x in w.latencies]
         slowest = max(w.elapsed for w in workers)
-        print(f"sent {sum(w.sent for w in workers)} moves in {wall:.1f} s ({total / wall:.0f} moves/s); "
-              f"requests {sum(w.requests for w in workers)}, resent {sum(w.resent for w in workers)}")
+        print(
+            f"sent {sum(w.sent for w in workers)} moves in {wall:.1f} s ({total / wall:.0f} moves/s); "
+            f"requests {sum(w.requests for w in workers)}, resent {sum(w.resent for w in workers)}"
+        )
         if latencies:
-            print(f"a move: median {statistics.median(latencies) * 1000:.1f} ms, "
-                  f"p99 {statistics.quantiles(latencies, n=100)[98] * 1000:.1f} ms")
-        print(f"each queue sent in: fastest {min(w.elapsed for w in workers):.1f} s, slowest {slowest:.1f} s "
-              f"(target {TARGET_S:.0f} s: {'met' if slowest <= TARGET_S and not errors else 'NOT met'})")
-        print(f"log check: {lost} lost, {duplicated} duplicated, {reordered} hands reordered "
-              f"({'clean' if not (lost or duplicated or reordered) else 'NOT clean'})")
+            print(
+                f"a move: median {statistics.median(latencies) * 1000:.1f} ms, "
+                f"p99 {statistics.quantiles(latencies, n=100)[98] * 1000:.1f} ms"
+            )
+        print(
+            f"each queue sent in: fastest {min(w.elapsed for w in workers):.1f} s, slowest {slowest:.1f} s "
+            f"(target {TARGET_S:.0f} s: {'met' if slowest <= TARGET_S and not errors else 'NOT met'})"
+        )
+        print(
+            f"log check: {lost} lost, {duplicated} duplicated, {reordered} hands reordered "
+            f"({'clean' if not (lost or duplicated or reordered) else 'NOT clean'})"
+        )
     finally:
         if server is not None:
             os.killpg(server.pid, signal.SIGTERM)

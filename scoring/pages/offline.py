@@ -17,7 +17,14 @@ from scoring.voice import Voice
 
 
 def snapshot(
-    now: Mapping[str, Any], voice: Voice, *, match_id: int, number: int, api: str, deck: Sequence[str]
+    now: Mapping[str, Any],
+    voice: Voice,
+    *,
+    match_id: int,
+    number: int,
+    api: str,
+    queue: str,
+    deck: Sequence[str],
 ) -> str:
     """The hand as the page saw it, as JSON: its version, seats, the engine's state (the plays among the
     legal moves only: without the deal they are the cards nobody has seen), the names of the deck's cards."""
@@ -28,6 +35,7 @@ def snapshot(
             "hand": f"{match_id}/{number}",
             "version": now["version"],
             "api": api,
+            "queue": queue,
             "seats": list(now["seats"]),
             "state": {
                 "phase": state.get("phase"),
@@ -68,7 +76,9 @@ def words() -> str:
             "plays": _("{seat} to play"),
             "any_seat": _("A card names its seat: tap the card played."),
             "other_seat": _("A card of another seat"),
-            "all_played": _("Every card is recorded: the result comes from the server when the moves are sent."),
+            "all_played": _(
+                "Every card is recorded: the result comes from the server when the moves are sent."
+            ),
             "not_play": _("This phase is recorded online only: the moves wait until the network returns."),
         },
         separators=(",", ":"),

@@ -434,6 +434,7 @@ def _table(
             match_id=match.pk,
             number=hand.number,
             api=reverse("api:moves", args=[match.pk, hand.number]),
+            queue=reverse("api:move-queue", args=[match.pk, hand.number]),
             deck=list(voice.deck.cards) if voice.deck is not None else [],
         ),
         "offline_words": offline.words(),

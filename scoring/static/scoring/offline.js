@@ -1,8 +1,8 @@
 // The table page without a network (issue 27, docs/offline.md).
 //
 // Every tap on a move goes first into a queue in IndexedDB (the move, its idempotency key), is shown at
-// once on the felt as not yet sent, and is then sent through the API (POST .../moves/), one move after
-// the other, in the order of the taps. A move's expected version is the version the server will be at
+// once on the felt as not yet sent, and is then sent through the API, in the order of the taps: the
+// whole queue in one request (POST .../moves/queue/), which the server records move by move. A move's expected version is the version the server will be at
 // when it arrives: the version the queue was built on (`base`) plus the move's position in the queue.
 // `base` moves on only with the server's own answers: a move accepted (201, or 200 for a resend the
 // server had already recorded) makes the answer's version the new base. A move sent without an answer
@@ -365,62 +365,109 @@
 
   function expectedFor(position) { return record.base + position; }
 
-  function post(entry, expected) {
-    return fetch(record.api, {
+  function post(url, body) {
+    return fetch(url, {
       method: "POST",
       credentials: "same-origin",
       cache: "no-store",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json" },
-      body: JSON.stringify({ move: entry.move, expected_version: expected, idempotency_key: entry.key }),
+      body: JSON.stringify(body),
     }).then(function (response) {
-      return response.json().catch(function () { return {}; }).then(function (body) {
-        return { status: response.status, body: body };
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        return { status: response.status, body: data };
       });
     });
   }
 
-  function step(sent) {
-    return load(record.hand).then(function (rows) {
+  var QUEUE_MAX = 500;  // the API's limit on one queue (scoring/api/views.py)
+
+  // The moves that can go now: from the head of the queue up to the first refused one.
+  function ready(rows) {
+    var out = [];
+    for (var i = 0; i < rows.length && out.length < QUEUE_MAX; i++) {
+      if (rows[i].state === "refused") { break; }
+      out.push(rows[i]);
+    }
+    return out;
+  }
+
+  function accepted(version, state) {
+    record.base = version;
+    if (state) {
+      var fresh = compact(state);
+      record.baseSnap = fresh;
+      if (fresh.version >= record.snap.version) { record.snap = fresh; }
+    }
+    trouble = "";
+  }
+
+  function refuse(entry, status, error, expected) {
+    entry.state = "refused";
+    entry.error = { status: status, code: error.code || "", message: error.message || String(status),
+                    expected: expected, current: error.current_version };
+    trouble = "stopped";
+    return save(entry).then(function () { return load(record.hand); }).then(function (rows) {
       list = rows;
-      var head = rows[0];
-      if (!head) { return sent; }
-      if (head.state === "refused") { trouble = "stopped"; render(); return sent; }
-      if (record.base === null || record.base === undefined) { record.base = record.snap.version; }
-      var expected = expectedFor(0);
-      return post(head, expected).then(function (answer) {
+      if (status === 409) { follow(); }  // show on the felt what the other device recorded
+      render();
+    });
+  }
+
+  function unanswered(status) {
+    trouble = status === 401 || status === 403 ? "signin" : "offline";
+    render();
+  }
+
+  // One move alone (POST .../moves/): where the queue as a whole was refused as malformed, this finds
+  // the move at fault and says so against it.
+  function sendOne(head, sent) {
+    var expected = expectedFor(0);
+    return post(record.api, { move: head.move, expected_version: expected, idempotency_key: head.key })
+      .then(function (answer) {
         var status = answer.status, body = answer.body || {};
         if (status === 200 || status === 201) {
-          record.base = body.version;
-          if (body.state) {
-            var fresh = compact(body.state);
-            record.baseSnap = fresh;
-            if (fresh.version >= record.snap.version) { record.snap = fresh; }
-          }
-          trouble = "";
+          accepted(body.version, body.state);
           return keep().then(function () { return drop(head.id); }).then(function () { return step(sent + 1); });
         }
         if (status === 409 || status === 422 || status === 400) {
-          head.state = "refused";
-          head.error = { status: status, code: body.code || "", message: body.message || String(status),
-                         expected: expected, current: body.current_version };
-          trouble = "stopped";
-          return save(head).then(function () { return load(record.hand); }).then(function (again) {
-            list = again;
-            if (status === 409) { follow(); }  // show on the felt what the other device recorded
-            render();
-            return sent;
-          });
+          return refuse(head, status, body, expected).then(function () { return sent; });
         }
-        trouble = status === 401 || status === 403 ? "signin" : "offline";
-        render();
+        unanswered(status);
         return sent;
-      }, function () {
-        // No answer: the move may or may not have reached the server. It is sent again, with the same
-        // key and the same expected version, so that the server recognises it if it did.
-        trouble = "offline";
-        render();
-        return sent;
-      });
+      }, function () { unanswered(0); return sent; });
+  }
+
+  // The queue, in one request (POST .../moves/queue/): the move at position i expects base + i; the
+  // server records them in order and stops at the first it refuses. Without an answer, the same request
+  // goes again: the same keys and versions, which the server recognises.
+  function step(sent) {
+    return load(record.hand).then(function (rows) {
+      list = rows;
+      if (!rows.length) { return sent; }
+      if (rows[0].state === "refused") { trouble = "stopped"; render(); return sent; }
+      if (record.base === null || record.base === undefined) { record.base = record.snap.version; }
+      var batch = ready(rows);
+      var body = {
+        expected_version: expectedFor(0),
+        moves: batch.map(function (e) { return { move: e.move, idempotency_key: e.key }; }),
+      };
+      return post(record.queue, body).then(function (answer) {
+        var status = answer.status, data = answer.body || {};
+        if (status === 400 || status === 422) { return sendOne(batch[0], sent); }
+        if (status !== 200) { unanswered(status); return sent; }
+        var done = (data.recorded || []).length;
+        accepted(data.version, data.state);
+        var work = keep();
+        batch.slice(0, done).forEach(function (e) { work = work.then(function () { return drop(e.id); }); });
+        return work.then(function () {
+          if (data.refused) {
+            var entry = batch[data.refused.index];
+            return refuse(entry, data.refused.status, data.refused, data.version)
+              .then(function () { return sent + done; });
+          }
+          return step(sent + done);
+        });
+      }, function () { unanswered(0); return sent; });
     });
   }
 
@@ -471,6 +518,7 @@
     return kept(page.hand).then(function (old) {
       record = old || { hand: page.hand, base: null, baseSnap: null, snap: snap };
       record.api = page.api;
+      record.queue = page.queue;
       record.seats = page.seats;
       record.cards = page.cards;
       if (!record.snap || page.version >= record.snap.version) { record.snap = snap; }
