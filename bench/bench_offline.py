@@ -2,18 +2,20 @@
 
 Each table plays 60 minutes of Tressette offline (by default 1,200 moves: a move every 3 s; 20 tables make
 24,000 moves), queued as the table page queues them: each move with its own idempotency key. When the
-network returns, every table sends its queue at the same moment, each through its own connection, one
-move after the other, with the requests the page sends (``POST .../moves/`` with ``move``,
-``expected_version`` = the version the queue was built on plus the move's position, ``idempotency_key``).
-The page queues the moves of the hand on screen; a table's hour holds many hands, and the next hand is
-started between them (``POST .../hands/``), as the scorer does once the hand is sent.
+network returns, every table sends its queue at the same moment, each through its own connection, with
+the requests the page sends: each move with its key and its expected version (the version the queue was
+built on plus the move's position). The page sends the queue of the hand on screen in one request
+(``POST .../moves/queue/``: the moves with their keys and the version the queue was built on; the
+server records them one after the other); ``--per-move`` sends one request a move (``POST .../moves/``)
+instead. A table's hour holds many hands, and the next hand is started between them (``POST
+.../hands/``), as the scorer does once a hand is sent.
 
 Then the log is read back: every queued move must be there once, in the order of the queue (0 lost, 0
 duplicated, 0 reordered), and every queue sent within 60 s. Against ``make serve`` on PostgreSQL, started
 as ``bench/bench_http.py`` starts it (nginx in front of gunicorn, its settings), on a throwaway database.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/seg_bench .venv/bin/python bench/bench_offline.py \\
-        [--tables 20] [--moves 1200] [--lose-every 0]
+        [--tables 20] [--moves 1200] [--lose-every 0] [--per-move]
 
 --lose-every N makes every Nth request's answer lost on its way back (the request reached the server,
 the client never heard): the client sends it again, with the same key and expected version.
@@ -94,10 +96,11 @@ class Queue(threading.Thread):
         hands: list[list[dict[str, Any]]],
         lose_every: int,
         go: threading.Event,
+        per_move: bool,
     ) -> None:
         super().__init__(daemon=True)
         self.port, self.token, self.match_id, self.table = port, token, match_id, table
-        self.hands, self.lose_every, self.go = hands, lose_every, go
+        self.hands, self.lose_every, self.go, self.per_move = hands, lose_every, go, per_move
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.sent = self.resent = self.requests = 0
         self.latencies: list[float] = []
@@ -122,6 +125,43 @@ class Queue(threading.Thread):
                 continue
             return response.status, json.loads(data or b"{}")
 
+    def send_each(self, number: int, moves: list[dict[str, Any]], base: int) -> bool:
+        """The moves one request each (POST .../moves/), each expecting the version the last answer gave."""
+        for position, move in enumerate(moves):
+            began = time.perf_counter()
+            status, body = self.post(
+                f"/api/matches/{self.match_id}/hands/{number}/moves/",
+                {"move": move, "expected_version": base, "idempotency_key": self.key(number, position)},
+            )
+            self.latencies.append(time.perf_counter() - began)
+            if status not in (200, 201):
+                self.errors.append(f"hand {number} move {position}: {status} {body}")
+                return False
+            base = body["version"]
+            self.sent += 1
+        return True
+
+    def send_queue(self, number: int, moves: list[dict[str, Any]], base: int) -> bool:
+        """The hand's queue in one request (POST .../moves/queue/), as the page sends it: the move at
+        position i expects base + i."""
+        began = time.perf_counter()
+        status, body = self.post(
+            f"/api/matches/{self.match_id}/hands/{number}/moves/queue/",
+            {
+                "expected_version": base,
+                "moves": [{"move": m, "idempotency_key": self.key(number, i)} for i, m in enumerate(moves)],
+            },
+        )
+        self.latencies.append(time.perf_counter() - began)
+        if status != 200 or body.get("refused") or len(body.get("recorded", ())) != len(moves):
+            self.errors.append(f"hand {number} queue: {status} {str(body)[:300]}")
+            return False
+        self.sent += len(moves)
+        return True
+
+    def key(self, number: int, position: int) -> str:
+        return f"bench-{self.table}-{number}-{position}"
+
     def run(self) -> None:
         self.go.wait()
         started = time.perf_counter()
@@ -134,22 +174,12 @@ class Queue(threading.Thread):
                     self.errors.append(f"next hand: {status} {body}")
                     return
                 base = body["version"]
-            for position, move in enumerate(moves):
-                began = time.perf_counter()
-                status, body = self.post(
-                    f"/api/matches/{self.match_id}/hands/{number}/moves/",
-                    {
-                        "move": move,
-                        "expected_version": base,  # base + position, base having moved with each answer
-                        "idempotency_key": f"bench-{self.table}-{number}-{position}",
-                    },
-                )
-                self.latencies.append(time.perf_counter() - began)
-                if status not in (200, 201):
-                    self.errors.append(f"hand {number} move {position}: {status} {body}")
-                    return
-                base = body["version"]
-                self.sent += 1
+            if self.per_move:
+                ok = self.send_each(number, moves, base)
+            else:
+                ok = self.send_queue(number, moves, base)
+            if not ok:
+                return
         self.elapsed = time.perf_counter() - started
 
 
@@ -175,6 +205,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--moves", type=int, default=1200, help="moves a table keyed offline (an hour)")
     parser.add_argument("--lose-every", type=int, default=0, help="lose the answer of every Nth request")
+    parser.add_argument(
+        "--per-move", action="store_true", help="one request a move (POST .../moves/), not a hand's queue"
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         print("note: the target is for PostgreSQL; this runs on", connection.vendor)
@@ -223,7 +256,10 @@ def main() -> None:
         )
         print(f"load average before: {load_average()}")
         go = threading.Event()
-        workers = [Queue(port, token, m.pk, i, queues[i], args.lose_every, go) for i, m in enumerate(matches)]
+        workers = [
+            Queue(port, token, m.pk, i, queues[i], args.lose_every, go, args.per_move)
+            for i, m in enumerate(matches)
+        ]
         for w in workers:
             w.start()
         started = time.perf_counter()
@@ -247,7 +283,7 @@ def main() -> None:
         )
         if latencies:
             print(
-                f"a move: median {statistics.median(latencies) * 1000:.1f} ms, "
+                f"a request: median {statistics.median(latencies) * 1000:.1f} ms, "
                 f"p99 {statistics.quantiles(latencies, n=100)[98] * 1000:.1f} ms"
             )
         print(
