@@ -56,6 +56,7 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 from clubs.models import Club, Membership, Player  # noqa: E402
 from scoring.models import Hand  # noqa: E402
 from scoring.rules import get_game, move_to_dict  # noqa: E402
+from scoring.rules.moves import Move  # noqa: E402
 from scoring.selectors import hand_audit  # noqa: E402
 from scoring.services import match_create  # noqa: E402
 
@@ -69,7 +70,7 @@ def offline_hour(seed: int, moves: int) -> list[list[dict[str, Any]]]:
     dealer, total = 0, 0
     while total < moves:
         state = game.initial_state({}, seats=4, dealer=dealer)
-        move = game.random_deal(state, rng)
+        move: Move = game.random_deal(state, rng)
         hand: list[dict[str, Any]] = []
         while total < moves:
             hand.append(move_to_dict(move))
@@ -250,8 +251,9 @@ def main() -> None:
         said = (Path(run_dir) / "serve.log").read_text()
         proxy = "nginx in front" if "nginx is not installed" not in said else "NO nginx"
         total = sum(len(h) for q in queues for h in q)
+        how = "one request a move (moves/)" if args.per_move else "a hand's queue a request (moves/queue/)"
         print(
-            f"make serve ({proxy}), {connection.vendor}; {args.tables} tables, {total} moves queued "
+            f"make serve ({proxy}), {connection.vendor}; {how}; {args.tables} tables, {total} moves queued "
             f"({args.moves} a table), answers lost: every {args.lose_every or '-'}th request"
         )
         print(f"load average before: {load_average()}")
