@@ -117,13 +117,14 @@ def test_a_whole_hand_recorded_offline_with_a_reload_then_sent(signed_in: Callab
 
     assert hand.status == "over"
     assert _recorded(hand) == [move_to_dict(m) for m in moves]  # every move once, in order
+    page.locator("#table-root h3", has_text="Hand over").wait_for(timeout=TIMEOUT)
+    page.goto("about:blank")  # the page's polling stops: SQLite's test database takes one writer at a time
     online_match, online_hand = open_match(people, "tressette", seats=4)
     service_record(online_hand, moves, people.scorer)  # the same hand, recorded online
     offline_sheet = match_sheet(Match.objects.get(pk=match["id"]))
     online_sheet = match_sheet(Match.objects.get(pk=online_match["id"]))
     assert offline_sheet["rows"] == online_sheet["rows"]
     assert offline_sheet["totals"] == online_sheet["totals"]
-    page.locator("#table-root h3", has_text="Hand over").wait_for(timeout=TIMEOUT)
 
 
 def test_a_network_that_drops_and_returns_every_few_moves(signed_in: Callable[..., Any]) -> None:
@@ -252,3 +253,37 @@ def test_a_move_refused_on_sync_stops_the_queue_until_the_scorer_resolves_it(
     refused.locator("button[data-act=undo]").click()
     _wait_sent(page, hand, start + 5)
     assert _recorded(hand) == [move_to_dict(m) for m in moves[:6]]
+
+
+def test_a_refused_move_is_changed_in_its_place(signed_in: Callable[..., Any]) -> None:
+    """Offline, the scorer taps a card of the wrong seat (under "A card of another seat"); on sync it is
+    refused with the server's words; he taps Change, then the right card: it takes the refused move's
+    place in the queue and is sent."""
+    people = make_people()
+    match, hand, moves = _cards_only_hand(people)
+    page = signed_in(people.scorer, service_workers="block")
+    page.goto(f"/matches/{match['id']}/hands/1/")
+    start = hand.version
+    page.context.set_offline(True)
+    _tap(page, moves[1])
+    second = moves[2]
+    assert isinstance(second, PlayCard)
+    wrong_seat = (second.seat + 1) % 4
+    played = {m.card for m in moves[1:2] if isinstance(m, PlayCard)}
+    wrong_card = next(c for c in moves[0].hands[wrong_seat] if c not in played)
+    page.locator("#offline-entry .other-seats summary").click()
+    _tap(page, {"type": "play", "seat": wrong_seat, "card": wrong_card})
+    page.wait_for_function("() => document.getElementById('table-root').dataset.pending === '2'")
+
+    page.context.set_offline(False)
+    refused = page.locator("#table-root .pending.refused")
+    refused.wait_for(timeout=TIMEOUT)
+    assert refused.locator(".server-words").inner_text()
+    hand.refresh_from_db()
+    assert hand.version == start + 1
+
+    refused.locator("button[data-act=change]").click()
+    page.locator("#offline-entry", has_text="Tap the card that replaces it.").wait_for(timeout=TIMEOUT)
+    _tap(page, second)  # offered again: the hand as it stood before the refused move
+    _wait_sent(page, hand, start + 2)
+    assert _recorded(hand) == [move_to_dict(m) for m in moves[:3]]

@@ -238,7 +238,14 @@
     panel.textContent = "";
     panel.appendChild(el("h3", {}, say("next")));
     if (changing !== null) { panel.appendChild(el("p", { "class": "notice" }, say("changing"))); }
-    var now = project(record.baseSnap || record.snap, list);
+    // While a refused move is being changed, the hand as it stood before that move: its replacement
+    // is chosen there.
+    var before = list;
+    if (changing !== null) {
+      before = [];
+      for (var i = 0; i < list.length && list[i].id !== changing; i++) { before.push(list[i]); }
+    }
+    var now = project(record.baseSnap || record.snap, before);
     var cards = el("div", { "class": "offline-cards" });
     if (now.done) {
       panel.appendChild(el("p", { "class": "muted" }, say("all_played")));
@@ -312,11 +319,12 @@
       var entry = list.filter(function (e) { return e.id === changing; })[0];
       changing = null;
       if (!entry) { return; }
+      var rebased = rebaseIfConflict(entry);  // reads the refusal before it is cleared
       entry.move = move;
       entry.key = newKey();  // another move: another key (a key names one write)
       entry.state = "waiting";
       entry.error = null;
-      work = rebaseIfConflict(entry).then(function () { return save(entry); });
+      work = rebased.then(function () { return save(entry); });
     } else {
       if (!list.length) {
         // The first move of a queue is built on the hand as the scorer sees it now.
