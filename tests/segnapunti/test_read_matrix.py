@@ -121,6 +121,7 @@ WRITES = {
     "matches/<id:match_id>/hands/<id:number>/undo/",
     "api/auth/token/",
     "api/matches/<id:match_id>/hands/<id:number>/moves/",
+    "api/matches/<id:match_id>/hands/<id:number>/moves/queue/",
     "api/matches/<id:match_id>/hands/<id:number>/undo/",
     "api/matches/<id:match_id>/hands/<id:number>/rulings/preview/",
     "api/records/import/",
