@@ -571,6 +571,7 @@
     window.setInterval(function () { if (list.length) { sync(); } }, SYNC_MS);
     window.segnapuntiOffline = {
       pending: function () { return list.length; },
+      sending: function () { return sending; },
       sync: sync,
     };
   }

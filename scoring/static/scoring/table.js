@@ -90,6 +90,9 @@
   function follow() {
     var here = root();
     if (!here || busy || document.hidden) { return; }
+    // While offline.js sends its queue, the version moves with each of its moves: it puts the table in
+    // place itself once the queue is sent.
+    if (window.segnapuntiOffline && window.segnapuntiOffline.sending()) { return; }
     fetch(here.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
