@@ -26,27 +26,26 @@ function kept(request) {
   });
 }
 
-function fromNetwork(request) {
-  return new Promise(function (resolve, reject) {
-    var timer = setTimeout(function () { reject(new Error("timeout")); }, NETWORK_MS);
-    fetch(request).then(function (response) { clearTimeout(timer); resolve(response); },
-                        function (error) { clearTimeout(timer); reject(error); });
-  });
-}
-
+// The network's answer, kept for next time; when it fails, the copy kept. When it is slow (more than
+// NETWORK_MS) and there is a copy, the copy; without a copy, the network is waited for however long.
 function keptOrNetwork(request) {
-  return fromNetwork(request).then(function (response) {
+  var network = fetch(request).then(function (response) {
     if (response.ok && response.type === "basic") {
       var copy = response.clone();
       caches.open(CACHE).then(function (cache) { return cache.put(request.url, copy); });
     }
     return response;
-  }, function (error) {
+  });
+  var slow = new Promise(function (resolve) { setTimeout(resolve, NETWORK_MS); }).then(function () {
+    return kept(request.url).then(function (hit) { return hit || network; });
+  });
+  var failed = network.catch(function (error) {
     return kept(request.url).then(function (hit) {
       if (hit) { return hit; }
       throw error;
     });
   });
+  return Promise.race([failed, slow]);
 }
 
 // The table page of a hand and the static files; nothing else (the API, the version poll, the writes).
