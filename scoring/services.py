@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from clubs.models import Club, Membership, Player
 from clubs.permissions import club_role
 from common.batch import gc_paused
-from common.errors import ConcurrencyConflict, Conflict, Forbidden
+from common.errors import ConcurrencyConflict, Conflict, Forbidden, ServiceError
 from common.rows import instances
 from scoring import permissions, signals
 from scoring.hands import foldcache
@@ -394,6 +394,46 @@ def move_record(
         event = MoveRecorded(move=wanted, verdicts=tuple(v.as_dict() for v in verdicts))
         hand = _write(hand, event, new, expected_version, idempotency_key, actor)
     return MoveOutcome(hand, hand.version, verdicts, replayed=False, view=new)
+
+
+@dataclass(frozen=True)
+class MovesOutcome:
+    """What a queue of moves came to: the moves recorded (new or retried), in order, and the first move
+    refused (its position in the queue, and why), after which nothing more was tried."""
+
+    outcomes: tuple[MoveOutcome, ...]
+    version: int  # the version to send next: the last recorded move's (the expected one if none)
+    refused: tuple[int, Exception] | None
+
+
+# What stops a queue: the move at that position cannot be recorded; the ones before it are.
+QUEUE_REFUSALS = (RulesError, ConcurrencyConflict, ServiceError)
+
+
+def moves_record(
+    *,
+    hand: Hand,
+    moves: Sequence[tuple[Mapping[str, Any], str]],
+    expected_version: int,
+    actor: User | None = None,
+) -> MovesOutcome:
+    """Record a device's queue of moves (issue 27, docs/offline.md): each ``(move, idempotency_key)`` in
+    turn through :func:`move_record`, so each checked by the engine and committed on its own, the move at
+    position ``i`` expected at the version the one before it left (``expected_version`` for the first).
+    A queue sent again after its answer was lost is recognised move by move by its keys (retries, nothing
+    appended twice). The first refusal stops the queue: the moves before it stay recorded."""
+    outcomes: list[MoveOutcome] = []
+    version = expected_version
+    for index, (move, key) in enumerate(moves):
+        try:
+            outcome = move_record(
+                hand=hand, move=move, expected_version=version, idempotency_key=key, actor=actor
+            )
+        except QUEUE_REFUSALS as exc:
+            return MovesOutcome(tuple(outcomes), version, (index, exc))
+        outcomes.append(outcome)
+        hand, version = outcome.hand, outcome.version
+    return MovesOutcome(tuple(outcomes), version, None)
 
 
 def move_undo(

@@ -18,6 +18,7 @@ urlpatterns = [
     path("matches/<id:match_id>/hands/", views.HandListStartApi.as_view(), name="hands"),
     path(hand, views.HandStateApi.as_view(), name="hand"),
     path(f"{hand}moves/", views.MoveAppendApi.as_view(), name="moves"),
+    path(f"{hand}moves/queue/", views.MoveQueueApi.as_view(), name="move-queue"),
     path(f"{hand}undo/", views.MoveUndoApi.as_view(), name="undo"),
     path(f"{hand}replay/<id:step>/", views.HandReplayApi.as_view(), name="replay"),
     path(f"{hand}rulings/", views.RulingListRecordApi.as_view(), name="rulings"),

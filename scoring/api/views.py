@@ -33,6 +33,7 @@ from common.api import (
 from common.converters import ID_MAX
 from common.errors import Refused
 from scoring import selectors, services
+from scoring.api.errors import exception_handler as error_answer
 from scoring.api.login import refuse_unknown_keys
 from scoring.api.permissions import MatchAccess
 from scoring.hands import records
@@ -613,6 +614,115 @@ class MoveAppendApi(MatchApi):
         }
         code = status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED
         return Response(body, status=code)
+
+
+class QueuedMoveSerializer(serializers.Serializer[Any]):
+    class Meta:
+        ref_name = "QueuedMove"
+
+    move = MoveField(help_text='the move in its dict form: {"type": "play", "seat": 0, "card": "3S"}')
+    idempotency_key = serializers.CharField(max_length=IDEMPOTENCY_KEY_MAX, allow_blank=False)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            refuse_unknown_keys(data, self.fields)
+        return super().to_internal_value(data)
+
+
+class QueuedMoveRecordedSerializer(serializers.Serializer[Any]):
+    class Meta:
+        ref_name = "QueuedMoveRecorded"
+
+    version = serializers.IntegerField(help_text="the stream version (position) of the move")
+    replayed = serializers.BooleanField(help_text="sent before: nothing new was written")
+    verdicts = VerdictsField(help_text="the irregularities the move drew (recorded, not refused)")
+
+
+class QueuedMoveRefusedSerializer(ErrorSerializer):
+    class Meta:
+        ref_name = "QueuedMoveRefused"
+
+    index = serializers.IntegerField(help_text="the refused move's position in the queue (from 0)")
+    status = serializers.IntegerField(help_text="what the move alone would have answered: 400, 409, 422")
+    expected_version = serializers.IntegerField(required=False)
+    current_version = serializers.IntegerField(required=False)
+
+
+QUEUE_MAX = 500  # moves in one queue sent at once (a whole hand of any game is far fewer)
+
+
+class MoveQueueApi(MatchApi):
+    """A device's queue of moves, recorded in one request (issue 27, docs/offline.md)."""
+
+    access = {"POST": "record"}
+
+    class InputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "MoveQueueInput"
+
+        expected_version = id_field(help_text="the hand's version the first move expects")
+        moves = serializers.ListField(
+            child=QueuedMoveSerializer(),
+            min_length=1,
+            max_length=QUEUE_MAX,
+            help_text="the moves in the order they were tapped, each with its own idempotency key",
+        )
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        class Meta:
+            ref_name = "MoveQueueOutput"
+
+        version = serializers.IntegerField(help_text="the version to send next as expected_version")
+        recorded = QueuedMoveRecordedSerializer(
+            many=True, help_text="the moves recorded, in the queue's order"
+        )
+        refused = QueuedMoveRefusedSerializer(
+            allow_null=True, help_text="the first move refused; null: all recorded"
+        )
+        hand = HandSummarySerializer()
+        state = HandStateOutputSerializer(help_text="the hand after the moves recorded")
+
+    @extend_schema(
+        operation_id="move_queue",
+        request=InputSerializer,
+        responses={200: OutputSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, match_id: int, number: int) -> Response:
+        """Record a queue of moves kept on a device while the network was away, in order: the move at
+        position i is expected at the version the one before it left (``expected_version`` for the
+        first), each checked by the engine and committed on its own. The first move refused stops the
+        queue (``refused``: its position and the error it alone would have answered, 400, 409 or 422);
+        the moves before it stay recorded, the ones after it are not tried. A queue sent again after its
+        answer was lost is recognised by its keys: the moves already recorded answer ``replayed``."""
+        hand = self.hand_to_write(match_id, number)
+        values = validated(self.InputSerializer, request.data)
+        outcome = services.moves_record(
+            hand=hand,
+            moves=[(m["move"], m["idempotency_key"]) for m in values["moves"]],
+            expected_version=values["expected_version"],
+            actor=request.user,
+        )
+        refused = None
+        if outcome.refused is not None:
+            index, exc = outcome.refused
+            answer = error_answer(exc, {"request": request, "view": self})
+            assert answer is not None  # every queue refusal has its error body
+            refused = {"index": index, "status": answer.status_code, **answer.data}
+        if outcome.outcomes:
+            last, view = outcome.outcomes[-1].hand, outcome.outcomes[-1].view
+        else:
+            last, view = selectors.hand_get(hand.match, number), None
+        body = {
+            "version": outcome.version,
+            "recorded": [
+                {"version": o.version, "replayed": o.replayed, "verdicts": [v.as_dict() for v in o.verdicts]}
+                for o in outcome.outcomes
+            ],
+            "refused": refused,
+            "hand": hand_summary(last),
+            "state": selectors.hand_state(last, view),
+        }
+        return Response(body, status=status.HTTP_200_OK)
 
 
 class MoveUndoApi(MatchApi):

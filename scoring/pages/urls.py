@@ -20,6 +20,7 @@ urlpatterns = [
     path("clubs/", views.club_list, name="club-list"),
     path("clubs/<id:club_id>/matches/", views.match_list, name="match-list"),
     path("clubs/<id:club_id>/matches/new/", views.match_new, name="match-new"),
+    path("matches/sw.js", views.service_worker, name="service-worker"),
     path("matches/<id:match_id>/", views.match_sheet_page, name="match-sheet"),
     path("matches/<id:match_id>/compare/", views.match_compare_page, name="match-compare"),
     path("matches/<id:match_id>/next-hand/", views.hand_next, name="hand-next"),

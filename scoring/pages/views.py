@@ -7,6 +7,7 @@ and render; :mod:`scoring.pages.display` arranges what the selectors return for 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -25,7 +27,7 @@ from clubs.permissions import Role, club_role
 from common.errors import ConcurrencyConflict, ServiceError
 from scoring import permissions, words
 from scoring.models import Hand, Match
-from scoring.pages import display
+from scoring.pages import display, offline
 from scoring.pages.forms import (
     DealForm,
     GameForm,
@@ -430,8 +432,37 @@ def _table(
         "card_error": card_error,
         "deal_field": deal_field,
         "deal_error": error if deal_field else None,
+        "offline_hand": offline.snapshot(
+            now,
+            voice,
+            match_id=match.pk,
+            number=hand.number,
+            api=reverse("api:moves", args=[match.pk, hand.number]),
+            queue=reverse("api:move-queue", args=[match.pk, hand.number]),
+            deck=list(voice.deck.cards) if voice.deck is not None else [],
+        ),
+        "offline_words": offline.words(),
     }
     return render(request, "scoring/table.html", context, status=status)
+
+
+# The assets a table page needs, kept by the service worker so that the page opens without a network.
+OFFLINE_ASSETS = ("scoring/pages.css", "scoring/favicon.svg", "scoring/table.js", "scoring/offline.js")
+
+
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The table pages' service worker (scoring/static/scoring/offline.js registers it). Served under
+    /matches/ so that its scope covers the table pages; never cached by the browser's HTTP cache, so that
+    a new version takes over at the next visit."""
+    response = render(
+        request,
+        "scoring/sw.js",
+        {"assets": json.dumps([static(a) for a in OFFLINE_ASSETS])},
+        content_type="text/javascript; charset=utf-8",
+    )
+    response["Service-Worker-Allowed"] = "/matches/"
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 # ---- the replay viewer ---------------------------------------------------------------------------

@@ -6,6 +6,10 @@
 // scorer's thumb is. Each form carries its own idempotency key, so a tap sent twice (a double tap, a
 // retry after the Wi-Fi dropped) is recorded once. The page also asks every few seconds for the hand's
 // version, and reloads its content in place when another device has recorded a move.
+//
+// The move buttons themselves are offline.js's: a tap is queued on the device and sent from there (issue
+// 27); each time this script puts a fresh table in place it says so ("table:swapped"), and offline.js
+// lays what still waits over it.
 (function () {
   "use strict";
   var POLL_MS = 3000;
@@ -27,6 +31,7 @@
                             refused.parentElement.querySelector("input"));
     if (refused) { refused.scrollIntoView({ block: "center" }); }
     if (field) { field.focus(); }
+    document.dispatchEvent(new Event("table:swapped"));
     return true;
   }
 
@@ -72,19 +77,31 @@
     send(form, event.submitter);
   });
 
+  function refresh() {
+    var here = root();
+    if (!here) { return Promise.resolve(); }
+    return fetch(here.dataset.tableUrl, {
+      headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store",
+    }).then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) { if (html && !busy) { swap(html); } })
+      .catch(function () { /* no network: the next poll tries again */ });
+  }
+
   function follow() {
     var here = root();
     if (!here || busy || document.hidden) { return; }
+    // While offline.js sends its queue, the version moves with each of its moves: it puts the table in
+    // place itself once the queue is sent.
+    if (window.segnapuntiOffline && window.segnapuntiOffline.sending()) { return; }
     fetch(here.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
         if (!data || busy || String(data.version) === root().dataset.version) { return; }
-        return fetch(here.dataset.tableUrl, {
-          headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store",
-        }).then(function (r) { return r.text(); }).then(function (html) { if (!busy) { swap(html); } });
+        return refresh();
       })
       .catch(function () { /* the next poll tries again */ });
   }
 
+  window.segnapuntiTable = { refresh: refresh };
   window.setInterval(follow, POLL_MS);
 })();
