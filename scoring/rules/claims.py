@@ -144,10 +144,34 @@ class Search:
         self.table: dict[Any, tuple[int, int]] = {}
         self.side = pos.side
         self.seats = pos.seats
+        r = self.rules
+        # Where the rest is worth ``per_trick`` a trick and nothing else, with trumps: the tricks each side
+        # cannot help winning bound it (see :meth:`_forced`).
+        self.by_tricks = (
+            r.trump is not None
+            and r.trump in r.suit_mask
+            and not r.weighted
+            and not r.trick_bonus
+            and not r.last_bonus
+            and r.gain is None
+        )
+        self.others = tuple(s for s in range(pos.seats) if s not in pos.side)
+        self.mine = tuple(s for s in range(pos.seats) if s in pos.side)
         self._suits: dict[tuple[int, ...], tuple[Any, ...]] = {}
+        self._keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self._ranges: dict[tuple[int, int, int], tuple[int, int]] = {}
+        self._moves: dict[tuple[Any, ...], list[int]] = {}
 
     # -- the table's key: hands with ranks made relative to the live cards of each suit
     def key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
+        raw = (leader, memory, extra, *hands)
+        found = self._keys.get(raw)
+        if found is not None:
+            return found
+        found = self._keys[raw] = self._key(hands, leader, memory, extra)
+        return found
+
+    def _key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
         parts: list[Any] = [leader, memory, extra]
         memo = self._suits
         for s, off, full in self.rules.spans:
@@ -181,6 +205,12 @@ class Search:
 
     # -- bounds of the rest, whatever is played
     def _range(self, live: int, trick_no: int, left: int) -> tuple[int, int]:
+        found = self._ranges.get((live, trick_no, left))
+        if found is None:
+            found = self._ranges[(live, trick_no, left)] = self._range_of(live, trick_no, left)
+        return found
+
+    def _range_of(self, live: int, trick_no: int, left: int) -> tuple[int, int]:
         r = self.rules
         if r.gain is not None:
             return -(10**6), 10**6
@@ -255,42 +285,90 @@ class Search:
         if left == 0:
             return need <= 0
         if left == 1:
-            # The last trick: every hand holds one card, which it must play.
-            trick = [
-                (seat, hands[seat].bit_length() - 1)
-                for seat in ((leader + k) % self.seats for k in range(self.seats))
-            ]
-            self.counter[0] += 1
-            gain, _extra = self.trick_gain(trick, trick_winner(self.rules, trick), trick_no, 1, extra)
-            return gain >= need
+            return self._last(hands, leader, trick_no, extra) >= need
         key = self.key(hands, leader, memory, extra)
         found = self.table.get(key)
+        live = hands[0]
+        for h in hands:
+            live |= h
         if found is None:
-            live = 0
-            for h in hands:
-                live |= h
-            lo, hi = self._range(live, trick_no, left)
-            if self.rules.greedy:
-                count, worth = self._sure(hands, leader, left)
-                if count:
-                    if leader in self.side:
-                        if not self.careless:
-                            lo = max(lo, worth)
-                    else:
-                        hi = hi - worth
+            lo, hi = self._bounds(hands, leader, live, trick_no, left)
         else:
             lo, hi = found
         if lo >= need:
             return True
         if hi < need:
             return False
-        result = self._play(hands, [], leader, trick_no, left, memory, extra, need)
+        result = self._play(hands, [], leader, trick_no, left, memory, extra, need, live)
         if result:
             lo = need
         else:
             hi = need - 1
         self.table[key] = (lo, hi)
         return result
+
+    def _last(self, hands: list[int], leader: int, trick_no: int, extra: Any) -> int:
+        """The last trick: every hand holds one card, which it must play."""
+        seats = self.seats
+        order = ((leader + k) % seats for k in range(seats))
+        trick = [(seat, hands[seat].bit_length() - 1) for seat in order]
+        self.counter[0] += 1
+        return self.trick_gain(trick, trick_winner(self.rules, trick), trick_no, 1, extra)[0]
+
+    def _bounds(self, hands: list[int], leader: int, live: int, trick_no: int, left: int) -> tuple[int, int]:
+        """Bounds of what the rest is worth, before any search: the range of the cards left, narrowed by
+        the tricks each side cannot help winning and by the masters the side (or the defence) on lead can
+        cash."""
+        lo, hi = whole_lo, whole_hi = self._range(live, trick_no, left)
+        if self.rules.greedy:
+            count, worth = self._sure(hands, leader, left)
+            if count:
+                if leader in self.side:
+                    if not self.careless:
+                        lo = max(lo, worth)
+                else:
+                    hi = whole_hi - worth
+        if self.by_tricks:
+            # Each bound of the whole, never one already narrowed: the tricks may be the same ones.
+            least = self._forced(hands, self.mine)
+            most = left - self._forced(hands, self.others)
+            per = self.rules.per_trick
+            if per >= 0:
+                lo, hi = max(lo, whole_lo, per * least), min(hi, per * most)
+            else:
+                lo, hi = max(lo, per * most), min(hi, per * least)
+        return lo, hi
+
+    def _forced(self, hands: Sequence[int], group: tuple[int, ...]) -> int:
+        """Tricks that ``group`` wins however anyone plays, from its trumps. Every card is played, and a
+        trump wins its trick unless a higher trump falls on it. One player's trumps lie in different tricks,
+        and each trump of the others can beat at most one of them: the trumps beaten are at most a matching
+        of higher trumps to lower ones. Of several players, the trumps above all the others' win; at most
+        one per player a trick."""
+        trumps = self.rules.suit_mask[self.rules.trump]  # type: ignore[index]
+        mine = theirs = 0
+        for s in range(self.seats):
+            if s in group:
+                mine |= hands[s]
+            else:
+                theirs |= hands[s]
+        mine &= trumps
+        if not mine:
+            return 0
+        theirs &= trumps
+        if len(group) > 1:
+            masters = (mine >> theirs.bit_length()).bit_count()
+            return -(-masters // len(group))
+        if not theirs:
+            return mine.bit_count()
+        # Both ascending (higher bit, higher trump): the greatest matching of theirs above mine.
+        low, high = bits(mine), bits(theirs)
+        i = beaten = 0
+        for t in high:
+            if i < len(low) and t > low[i]:
+                beaten += 1
+                i += 1
+        return len(low) - beaten
 
     def _play(
         self,
@@ -302,6 +380,7 @@ class Search:
         memory: Any,
         extra: Any,
         need: int,
+        live: int,
     ) -> bool:
         counter = self.counter
         counter[0] += 1
@@ -311,7 +390,7 @@ class Search:
         maximise = not self.careless and seat in self.side
         hand = hands[seat]
         last = len(trick) == self.seats - 1
-        for card in self.moves(hands, trick, seat, memory):
+        for card in self.moves(hands, trick, seat, memory, live):
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
             if last:
@@ -323,13 +402,97 @@ class Search:
                 )
             else:
                 result = self._play(
-                    hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, need
+                    hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, need, live
                 )
             trick.pop()
             hands[seat] = hand
             if result == maximise:
                 return result
         return not maximise
+
+    # -- the careless value: every player minimises, so it is the least value over every line of play
+    def minimum(self, cap: int) -> int:
+        """The least value of the rest over every line when it is below ``cap``; otherwise a lower bound
+        of it, at least ``cap`` (branch and bound). Careless searches only."""
+        pos = self.pos
+        return self._min_trick(
+            list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, cap
+        )
+
+    def _min_trick(
+        self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, cap: int
+    ) -> int:
+        if left == 0:
+            return 0
+        if left == 1:
+            return self._last(hands, leader, trick_no, extra)
+        key = self.key(hands, leader, memory, extra)
+        found = self.table.get(key)
+        live = hands[0]
+        for h in hands:
+            live |= h
+        if found is None:
+            lo, hi = self._bounds(hands, leader, live, trick_no, left)
+        else:
+            lo, hi = found
+        if lo >= cap or lo == hi:
+            return lo
+        if hi < cap:
+            cap = hi + 1
+        value = self._min_play(hands, [], leader, trick_no, left, memory, extra, cap, lo, live)
+        if value < cap:
+            self.table[key] = (value, value)
+        elif value > lo:
+            self.table[key] = (value, hi)
+        return value
+
+    def _min_play(
+        self,
+        hands: list[int],
+        trick: list[tuple[int, int]],
+        seat: int,
+        trick_no: int,
+        left: int,
+        memory: Any,
+        extra: Any,
+        cap: int,
+        floor: int,
+        live: int,
+    ) -> int:
+        """The least value of the rest from inside a trick (see :meth:`minimum`); ``floor``: a lower bound
+        of it, reached by a line that stops the search."""
+        counter = self.counter
+        counter[0] += 1
+        if counter[0] & 1023 == 0 and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        r = self.rules
+        hand = hands[seat]
+        last = len(trick) == self.seats - 1
+        best = None
+        for card in self.moves(hands, trick, seat, memory, live):
+            hands[seat] = hand & ~(1 << card)
+            trick.append((seat, card))
+            if last:
+                winner = trick_winner(r, trick)
+                gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
+                new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
+                value = gain + self._min_trick(
+                    hands, winner, trick_no + 1, left - 1, new_memory, new_extra, cap - gain
+                )
+            else:
+                value = self._min_play(
+                    hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, cap, floor, live
+                )
+            trick.pop()
+            hands[seat] = hand
+            if best is None or value < best:
+                best = value
+                if value < cap:
+                    cap = value
+                    if value <= floor:
+                        break
+        assert best is not None
+        return best
 
     def trick_gain(
         self, trick: list[tuple[int, int]], winner: int, trick_no: int, left: int, extra: Any
@@ -348,17 +511,35 @@ class Search:
         return gain, extra
 
     # -- moves: one per run of equivalent cards, in a promising order
-    def moves(self, hands: list[int], trick: list[tuple[int, int]], seat: int, memory: Any) -> list[int]:
+    def moves(
+        self, hands: list[int], trick: list[tuple[int, int]], seat: int, memory: Any, live: int | None = None
+    ) -> list[int]:
+        """``live``: the cards in the hands at the start of the trick (found when not given)."""
         r = self.rules
         hand = hands[seat]
         legal = r.legal(memory, seat, hand, trick) if r.legal is not None else hand
         if legal & (legal - 1) == 0:
             return [legal.bit_length() - 1]
-        live = 0
-        for h in hands:
-            live |= h
-        for _s, c in trick:
-            live |= 1 << c
+        if live is None:
+            live = 0
+            for h in hands:
+                live |= h
+            for _s, c in trick:
+                live |= 1 << c
+        # The cards kept and their order depend only on these: a memo.
+        on_side = seat in self.side
+        if trick:
+            lead = led_card(r, trick)
+            if lead is None:
+                memo_key: tuple[Any, ...] = (legal, live, on_side, -1)
+            else:
+                best_v, best_seat = _best(r, trick, lead)
+                memo_key = (legal, live, on_side, r.suit[lead], best_v, best_seat in self.side)
+        else:
+            memo_key = (legal, live, on_side)
+        found = self._moves.get(memo_key)
+        if found is not None:
+            return found
         cls, suit = r.cls, r.suit
         kept: list[int] = []
         prev = -1
@@ -378,9 +559,10 @@ class Search:
                 continue
             kept.append(i)
             prev = i
-        if len(kept) < 2:
-            return kept
-        return self.order(kept, trick, seat)
+        if len(kept) >= 2:
+            kept = self.order(kept, trick, seat)
+        self._moves[memo_key] = kept
+        return kept
 
     def order(self, cards: list[int], trick: list[tuple[int, int]], seat: int) -> list[int]:
         r = self.rules
@@ -398,13 +580,7 @@ class Search:
         if lead is None:
             return cards
         lead_suit, trump = r.suit[lead], r.trump
-        best_v, best_seat = -1, -1
-        for s, c in trick:
-            if c == r.fu:
-                continue
-            v = 1000 + rank[c] if r.suit[c] == trump else rank[c] if r.suit[c] == lead_suit else -1
-            if v > best_v:
-                best_v, best_seat = v, s
+        best_v, best_seat = _best(r, trick, lead)
         partner = (best_seat in self.side) == on_side
         wins: list[int] = []
         loses: list[int] = []
@@ -439,6 +615,21 @@ def led_card(r: Rules, trick: Sequence[tuple[int, int]]) -> int | None:
         if c != fu:
             return c
     return None
+
+
+def _best(r: Rules, trick: Sequence[tuple[int, int]], lead: int) -> tuple[int, int]:
+    """The strength of the card winning ``trick`` so far (``lead``: its first card that may win), and its
+    seat."""
+    lead_suit, trump, fu, suit, rank = r.suit[lead], r.trump, r.fu, r.suit, r.rank
+    best_v, best_seat = -1, -1
+    for s, c in trick:
+        if c == fu:
+            continue
+        cs = suit[c]
+        v = 1000 + rank[c] if cs == trump else rank[c] if cs == lead_suit else -1
+        if v > best_v:
+            best_v, best_seat = v, s
+    return best_v, best_seat
 
 
 def trick_winner(r: Rules, trick: Sequence[tuple[int, int]]) -> int:
@@ -1005,7 +1196,14 @@ def _fails_after(
         gain, new_extra = search.trick_gain(trick, winner, trick_no, left, extra)
         new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
         return not search._trick(hands, winner, trick_no + 1, left - 1, new_memory, new_extra, need - gain)
-    return not search._play(hands, trick, (seat + 1) % search.pos.seats, trick_no, left, memory, extra, need)
+    live = 0
+    for h in hands:
+        live |= h
+    for _s, c in trick:
+        live |= 1 << c
+    return not search._play(
+        hands, trick, (seat + 1) % search.pos.seats, trick_no, left, memory, extra, need, live
+    )
 
 
 def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
@@ -1029,11 +1227,13 @@ def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
     try:
         if best.test(need):
             best_b[0] = max(best_b[0], need)
-            if careless.test(need):
-                care_b[0] = max(care_b[0], need)
+            # Below ``need`` the least value found is exact; at or above it, it is a bound that decides.
+            least = careless.minimum(need)
+            if least >= need:
+                care_b[0] = max(care_b[0], least)
                 verdict = HOLDS
             else:
-                care_b[1] = min(care_b[1], need - 1)
+                care_b = [least, least]
                 verdict = HOLDS_WITH_BEST_PLAY
                 line, line_value = _line(q, careless, need)
         else:
@@ -1041,17 +1241,10 @@ def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
             care_b[1] = min(care_b[1], best_b[1])
             verdict = FAILS
             line, line_value = _line(q, best, need)
-        # The least value: each test that finds a line below the bound is quick, and its line lowers the
-        # bound; only the last test, which finds none, has to see every line.
-        if verdict == HOLDS_WITH_BEST_PLAY and line_value is not None:
-            care_b[1] = min(care_b[1], line_value)
-        else:
-            care_b[1] = min(care_b[1], _line(q, careless, care_b[1] + 1)[1])
-        while care_b[0] < care_b[1]:
-            if careless.test(care_b[1]):
-                care_b[0] = care_b[1]
-            else:
-                care_b[1] = min(care_b[1] - 1, _line(q, careless, care_b[1])[1])
+        if care_b[0] < care_b[1]:
+            # Below its upper bound plus one, the least value found is exact.
+            least = careless.minimum(care_b[1] + 1)
+            care_b = [least, least]
         best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1]))
     except OutOfTime:
         pass  # the verdict stands if it was reached; the values not found are given as bounds
