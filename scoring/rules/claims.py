@@ -274,18 +274,29 @@ class Search:
 
     # -- the zero-window test
     def test(self, need: int) -> bool:
+        """Whether the rest is worth at least ``need``."""
+        return self.value(need) >= need
+
+    def value(self, need: int) -> int:
+        """A bound of what the rest is worth, from a search around ``need`` (fail-soft): at least ``need``,
+        a lower bound; below it, an upper bound."""
         pos = self.pos
-        return self._trick(
+        return self._trick_v(
             list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, need
         )
 
     def _trick(
         self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, need: int
     ) -> bool:
+        return self._trick_v(hands, leader, trick_no, left, memory, extra, need) >= need
+
+    def _trick_v(
+        self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, need: int
+    ) -> int:
         if left == 0:
-            return need <= 0
+            return 0
         if left == 1:
-            return self._last(hands, leader, trick_no, extra) >= need
+            return self._last(hands, leader, trick_no, extra)
         key = self.key(hands, leader, memory, extra)
         found = self.table.get(key)
         live = hands[0]
@@ -296,16 +307,15 @@ class Search:
         else:
             lo, hi = found
         if lo >= need:
-            return True
+            return lo
         if hi < need:
-            return False
-        result = self._play(hands, [], leader, trick_no, left, memory, extra, need, live)
-        if result:
-            lo = need
+            return hi
+        value = self._play_v(hands, [], leader, trick_no, left, memory, extra, need, live, _NO_TOP)
+        if value >= need:
+            self.table[key] = (value, hi)
         else:
-            hi = need - 1
-        self.table[key] = (lo, hi)
-        return result
+            self.table[key] = (lo, value)
+        return value
 
     def _last(self, hands: list[int], leader: int, trick_no: int, extra: Any) -> int:
         """The last trick: every hand holds one card, which it must play."""
@@ -382,6 +392,28 @@ class Search:
         need: int,
         live: int,
     ) -> bool:
+        return (
+            self._play_v(
+                hands, trick, seat, trick_no, left, memory, extra, need, live, _top(self.rules, trick)
+            )
+            >= need
+        )
+
+    def _play_v(
+        self,
+        hands: list[int],
+        trick: list[tuple[int, int]],
+        seat: int,
+        trick_no: int,
+        left: int,
+        memory: Any,
+        extra: Any,
+        need: int,
+        live: int,
+        top: tuple[int, int, int],
+    ) -> int:
+        """A bound of the rest from inside a trick, as :meth:`value` gives it. ``top``: the suit led, the
+        strength of the card winning so far and its seat (-1 before any)."""
         counter = self.counter
         counter[0] += 1
         if counter[0] & 1023 == 0 and time.perf_counter() > self.deadline:
@@ -390,25 +422,43 @@ class Search:
         maximise = not self.careless and seat in self.side
         hand = hands[seat]
         last = len(trick) == self.seats - 1
-        for card in self.moves(hands, trick, seat, memory, live):
+        best: int | None = None
+        fu, suit, rank, trump = r.fu, r.suit, r.rank, r.trump
+        lead_suit, top_v, _top_seat = top
+        for card in self.moves(hands, trick, seat, memory, live, top):
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
+            if card == fu:
+                now = top
+            else:
+                cs = suit[card]
+                led = cs if lead_suit < 0 else lead_suit
+                v = 1000 + rank[card] if cs == trump else rank[card] if cs == led else -1
+                now = (led, v, seat) if v > top_v else (led, top_v, top[2])
             if last:
-                winner = trick_winner(r, trick)
+                winner = now[2] if now[2] >= 0 else trick[0][0]
                 gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
                 new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
-                result = self._trick(
+                value = gain + self._trick_v(
                     hands, winner, trick_no + 1, left - 1, new_memory, new_extra, need - gain
                 )
             else:
-                result = self._play(
-                    hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, need, live
+                value = self._play_v(
+                    hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, need, live, now
                 )
             trick.pop()
             hands[seat] = hand
-            if result == maximise:
-                return result
-        return not maximise
+            if maximise:
+                if best is None or value > best:
+                    best = value
+                    if value >= need:
+                        return value
+            elif best is None or value < best:
+                best = value
+                if value < need:
+                    return value
+        assert best is not None
+        return best
 
     # -- the careless value: every player minimises, so it is the least value over every line of play
     def minimum(self, cap: int) -> int:
@@ -439,7 +489,7 @@ class Search:
             return lo
         if hi < cap:
             cap = hi + 1
-        value = self._min_play(hands, [], leader, trick_no, left, memory, extra, cap, lo, live)
+        value = self._min_play(hands, [], leader, trick_no, left, memory, extra, cap, lo, live, _NO_TOP)
         if value < cap:
             self.table[key] = (value, value)
         elif value > lo:
@@ -458,9 +508,10 @@ class Search:
         cap: int,
         floor: int,
         live: int,
+        top: tuple[int, int, int],
     ) -> int:
         """The least value of the rest from inside a trick (see :meth:`minimum`); ``floor``: a lower bound
-        of it, reached by a line that stops the search."""
+        of it, reached by a line that stops the search; ``top`` as for :meth:`_play_v`."""
         counter = self.counter
         counter[0] += 1
         if counter[0] & 1023 == 0 and time.perf_counter() > self.deadline:
@@ -469,11 +520,20 @@ class Search:
         hand = hands[seat]
         last = len(trick) == self.seats - 1
         best = None
-        for card in self.moves(hands, trick, seat, memory, live):
+        fu, suit, rank, trump = r.fu, r.suit, r.rank, r.trump
+        lead_suit, top_v, _top_seat = top
+        for card in self.moves(hands, trick, seat, memory, live, top):
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
+            if card == fu:
+                now = top
+            else:
+                cs = suit[card]
+                led = cs if lead_suit < 0 else lead_suit
+                v = 1000 + rank[card] if cs == trump else rank[card] if cs == led else -1
+                now = (led, v, seat) if v > top_v else (led, top_v, top[2])
             if last:
-                winner = trick_winner(r, trick)
+                winner = now[2] if now[2] >= 0 else trick[0][0]
                 gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
                 new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
                 value = gain + self._min_trick(
@@ -481,7 +541,17 @@ class Search:
                 )
             else:
                 value = self._min_play(
-                    hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, cap, floor, live
+                    hands,
+                    trick,
+                    (seat + 1) % self.seats,
+                    trick_no,
+                    left,
+                    memory,
+                    extra,
+                    cap,
+                    floor,
+                    live,
+                    now,
                 )
             trick.pop()
             hands[seat] = hand
@@ -512,9 +582,16 @@ class Search:
 
     # -- moves: one per run of equivalent cards, in a promising order
     def moves(
-        self, hands: list[int], trick: list[tuple[int, int]], seat: int, memory: Any, live: int | None = None
+        self,
+        hands: list[int],
+        trick: list[tuple[int, int]],
+        seat: int,
+        memory: Any,
+        live: int | None = None,
+        top: tuple[int, int, int] | None = None,
     ) -> list[int]:
-        """``live``: the cards in the hands at the start of the trick (found when not given)."""
+        """``live``: the cards in the hands at the start of the trick; ``top``: the suit led, the strength
+        of the card winning so far and its seat (both found when not given)."""
         r = self.rules
         hand = hands[seat]
         legal = r.legal(memory, seat, hand, trick) if r.legal is not None else hand
@@ -529,12 +606,12 @@ class Search:
         # The cards kept and their order depend only on these: a memo.
         on_side = seat in self.side
         if trick:
-            lead = led_card(r, trick)
-            if lead is None:
+            if top is None:
+                top = _top(r, trick)
+            if top[0] < 0:
                 memo_key: tuple[Any, ...] = (legal, live, on_side, -1)
             else:
-                best_v, best_seat = _best(r, trick, lead)
-                memo_key = (legal, live, on_side, r.suit[lead], best_v, best_seat in self.side)
+                memo_key = (legal, live, on_side, top[0], top[1], top[2] in self.side)
         else:
             memo_key = (legal, live, on_side)
         found = self._moves.get(memo_key)
@@ -607,6 +684,7 @@ class Search:
 
 
 _FU_SUIT = 5
+_NO_TOP = (-1, -1, -1)  # no card led yet
 
 
 def led_card(r: Rules, trick: Sequence[tuple[int, int]]) -> int | None:
@@ -630,6 +708,12 @@ def _best(r: Rules, trick: Sequence[tuple[int, int]], lead: int) -> tuple[int, i
         if v > best_v:
             best_v, best_seat = v, s
     return best_v, best_seat
+
+
+def _top(r: Rules, trick: Sequence[tuple[int, int]]) -> tuple[int, int, int]:
+    """The suit led, the strength of the card winning so far and its seat (-1 before any)."""
+    lead = led_card(r, trick)
+    return _NO_TOP if lead is None else (r.suit[lead], *_best(r, trick, lead))
 
 
 def trick_winner(r: Rules, trick: Sequence[tuple[int, int]]) -> int:
@@ -1129,14 +1213,16 @@ def check_keyed_hands(
 
 
 # ---- answering a claim ----------------------------------------------------------------------------------
-def _exact(search: Search, lo: int, hi: int) -> tuple[int, int]:
-    """Narrow the bounds [lo, hi] of a value down to one with zero-window tests (bisection)."""
+def _exact(search: Search, lo: int, hi: int, guess: int) -> tuple[int, int]:
+    """Narrow the bounds [lo, hi] of a value down to one with zero-window searches: bisection, each search
+    narrowing by the bound it returns (fail-soft)."""
     while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if search.test(mid):
-            lo = mid
+        need = (lo + hi + 1) // 2
+        g = search.value(need)
+        if g >= need:
+            lo = max(lo, g)
         else:
-            hi = mid - 1
+            hi = min(hi, g)
     return lo, hi
 
 
@@ -1225,8 +1311,9 @@ def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
     line_value: int | None = None
     need = q.need
     try:
-        if best.test(need):
-            best_b[0] = max(best_b[0], need)
+        first = best.value(need)
+        if first >= need:
+            best_b[0] = max(best_b[0], first)
             # Below ``need`` the least value found is exact; at or above it, it is a bound that decides.
             least = careless.minimum(need)
             if least >= need:
@@ -1237,7 +1324,7 @@ def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
                 verdict = HOLDS_WITH_BEST_PLAY
                 line, line_value = _line(q, careless, need)
         else:
-            best_b[1] = min(best_b[1], need - 1)
+            best_b[1] = min(best_b[1], first)
             care_b[1] = min(care_b[1], best_b[1])
             verdict = FAILS
             line, line_value = _line(q, best, need)
@@ -1245,7 +1332,7 @@ def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
             # Below its upper bound plus one, the least value found is exact.
             least = careless.minimum(care_b[1] + 1)
             care_b = [least, least]
-        best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1]))
+        best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1], first))
     except OutOfTime:
         pass  # the verdict stands if it was reached; the values not found are given as bounds
     elapsed = (time.perf_counter() - start) * 1000
