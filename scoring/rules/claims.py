@@ -1213,11 +1213,21 @@ def check_keyed_hands(
 
 
 # ---- answering a claim ----------------------------------------------------------------------------------
-def _exact(search: Search, lo: int, hi: int, guess: int) -> tuple[int, int]:
-    """Narrow the bounds [lo, hi] of a value down to one with zero-window searches: bisection, each search
-    narrowing by the bound it returns (fail-soft)."""
-    while lo < hi:
+def _exact(search: Search, lo: int, hi: int, unit: Callable[[int], int]) -> tuple[int, int]:
+    """Narrow the bounds [lo, hi] of a value down to one value in the claim's unit (``unit`` maps the
+    internal value to it, monotonic: Tressette's points are thirds) with zero-window searches: bisection
+    at the unit's boundaries, each search narrowing by the bound it returns (fail-soft)."""
+    while unit(lo) != unit(hi):
         need = (lo + hi + 1) // 2
+        # The least internal value of a unit: a search there decides between whole units.
+        up = need
+        while up <= hi and unit(up) == unit(up - 1):
+            up += 1
+        if up <= hi:
+            need = up
+        else:
+            while unit(need) == unit(need - 1):
+                need -= 1
         g = search.value(need)
         if g >= need:
             lo = max(lo, g)
@@ -1332,14 +1342,14 @@ def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
             # Below its upper bound plus one, the least value found is exact.
             least = careless.minimum(care_b[1] + 1)
             care_b = [least, least]
-        best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1], first))
+        best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1], q.to_unit))
     except OutOfTime:
         pass  # the verdict stands if it was reached; the values not found are given as bounds
     elapsed = (time.perf_counter() - start) * 1000
     answer: dict[str, Any] = {
         "verdict": verdict,
         "claimed": q.claimed,
-        "best": q.to_unit(best_b[0]) if best_b[0] == best_b[1] else None,
+        "best": q.to_unit(best_b[0]) if q.to_unit(best_b[0]) == q.to_unit(best_b[1]) else None,
         "careless": q.to_unit(care_b[0]) if care_b[0] == care_b[1] else None,
         "unit": q.unit,
         "tricks_left": pos.tricks_left,
