@@ -5,18 +5,22 @@ A claim is a yes/no question: can the claimer's side reach what it claimed (in t
 ``docs/rules/``) against the best defence? The position at the claim, every remaining card known, goes to a
 compact form (cards as bits, one hand an int) and an exact search answers it:
 
-* zero-window alpha-beta: each search asks "does the side reach at least ``need``?" and returns a bool;
-  exact values are found by a few such searches;
-* a transposition table at the start of each trick, keyed on the hands, the leader and what the rules of
-  the rest depend on, keeping proved lower and upper bounds of what the rest of the hand is worth;
+* zero-window alpha-beta: each search asks "does the side reach at least ``need``?" and returns a bound
+  (fail-soft: at least ``need``, a lower bound; below it, an upper bound); the best value is found by a
+  few such searches, bisecting at the boundaries of the claim's unit only (Tressette's points, not thirds);
+* a transposition table at the start of each trick, keyed on the hands with ranks made relative to the
+  live cards of each suit, the leader and what the rules of the rest depend on, keeping proved lower and
+  upper bounds of what the rest of the hand is worth;
 * one move per run of equivalent cards (adjacent in the order of the cards still live, same suit, same
-  hand, same value, no special role);
-* quick-trick bounds: masters the side on lead can cash one after the other;
+  hand, same value, no special role), the moves of a position memoised;
+* bounds before any search: masters the side on lead can cash one after the other, and, where only tricks
+  count and there are trumps, the tricks each side's trumps win however anyone plays;
 * move ordering: a card that wins the trick first when the player wants the trick, a low one otherwise;
 * a time budget (default 2 s): when it runs out the answer is ``undecided``, with the bounds proved.
 
-"Careless" play is the same question when the claimer's side may play any legal card: the minimum over
-every line of play, which a search where every player minimises answers.
+"Careless" play is the claimer's side playing any legal card: the least value over every line of play,
+which every player minimising gives. It is found in one branch-and-bound search (each line found lowers the
+cap, and a position whose lower bound reaches the cap is cut), sharing the same kind of table.
 
 Standard library only, like the rest of the engine.
 """
