@@ -420,7 +420,7 @@ class Search:
         strength of the card winning so far and its seat (-1 before any)."""
         counter = self.counter
         counter[0] += 1
-        if counter[0] & 1023 == 0 and time.perf_counter() > self.deadline:
+        if counter[0] & 255 == 0 and time.perf_counter() > self.deadline:
             raise OutOfTime
         r = self.rules
         maximise = not self.careless and seat in self.side
@@ -518,7 +518,7 @@ class Search:
         of it, reached by a line that stops the search; ``top`` as for :meth:`_play_v`."""
         counter = self.counter
         counter[0] += 1
-        if counter[0] & 1023 == 0 and time.perf_counter() > self.deadline:
+        if counter[0] & 255 == 0 and time.perf_counter() > self.deadline:
             raise OutOfTime
         r = self.rules
         hand = hands[seat]
