@@ -4,7 +4,9 @@ Pure Python, no database, one core. For each game (Tressette at 4 and at 3, Barb
 Italian Hombre, L'Hombre, Tarocchi) and each number of tricks left it plays random hands up to a claim,
 makes a random claim in the game's own terms (all the rest, or a split: some hold, some fail) and times
 the whole answer (verdict, best and careless values, the line). It prints the mean, p50, p99 and max in
-milliseconds, the mean and max nodes, the verdicts and how many answers ran out of budget:
+milliseconds of wall-clock time, the p99 of the process's CPU time (what the answer cost on its core, less
+disturbed by other work on a shared machine), the mean and max nodes and the verdicts ("undecided": the
+budget ran out before the verdict):
 
     .venv/bin/python bench/bench_claims.py [COUNT] [--tricks 3,5,7,9] [--games ...] [--seed 1] [--budget 2]
 
@@ -51,13 +53,14 @@ def main() -> None:
     rng = random.Random(args.seed)
     print(
         f"{'game':<11} {'tricks':>6} {'n':>5} {'mean':>8} {'p50':>8} {'p99':>8} {'max':>8} "
-        f"{'nodes':>8} {'max nodes':>9}  verdicts (ms)"
+        f"{'cpu p99':>8} {'nodes':>8} {'max nodes':>9}  verdicts"
     )
     for key in args.games.split(","):
         name, seats = GAMES[key]
         game = get_game(name)
         for tricks in (int(t) for t in args.tricks.split(",")):
             times: list[float] = []
+            cpu: list[float] = []
             nodes: list[int] = []
             verdicts: Counter[str] = Counter()
             while len(times) < args.count:
@@ -66,14 +69,16 @@ def main() -> None:
                     continue
                 state, _moves = found
                 q = question(game, state, random_claim(game, state, rng))
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 answer = solve(q, budget=args.budget)
                 times.append((time.perf_counter() - start) * 1000)
+                cpu.append((time.process_time() - start_cpu) * 1000)
                 nodes.append(answer["nodes"])
                 verdicts[answer["verdict"]] += 1
             print(
                 f"{key:<11} {tricks:>6} {len(times):>5} {statistics.fmean(times):>8.2f} "
                 f"{percentile(times, 0.5):>8.2f} {percentile(times, 0.99):>8.2f} {max(times):>8.2f} "
+                f"{percentile(cpu, 0.99):>8.2f} "
                 f"{statistics.fmean(nodes):>8.0f} {max(nodes):>9}  "
                 + " ".join(f"{v}={c}" for v, c in sorted(verdicts.items())),
                 flush=True,

@@ -5,18 +5,22 @@ A claim is a yes/no question: can the claimer's side reach what it claimed (in t
 ``docs/rules/``) against the best defence? The position at the claim, every remaining card known, goes to a
 compact form (cards as bits, one hand an int) and an exact search answers it:
 
-* zero-window alpha-beta: each search asks "does the side reach at least ``need``?" and returns a bool;
-  exact values are found by a few such searches;
-* a transposition table at the start of each trick, keyed on the hands, the leader and what the rules of
-  the rest depend on, keeping proved lower and upper bounds of what the rest of the hand is worth;
+* zero-window alpha-beta: each search asks "does the side reach at least ``need``?" and returns a bound
+  (fail-soft: at least ``need``, a lower bound; below it, an upper bound); the best value is found by a
+  few such searches, bisecting at the boundaries of the claim's unit only (Tressette's points, not thirds);
+* a transposition table at the start of each trick, keyed on the hands with ranks made relative to the
+  live cards of each suit, the leader and what the rules of the rest depend on, keeping proved lower and
+  upper bounds of what the rest of the hand is worth;
 * one move per run of equivalent cards (adjacent in the order of the cards still live, same suit, same
-  hand, same value, no special role);
-* quick-trick bounds: masters the side on lead can cash one after the other;
+  hand, same value, no special role), the moves of a position memoised;
+* bounds before any search: masters the side on lead can cash one after the other, and, where only tricks
+  count and there are trumps, the tricks each side's trumps win however anyone plays;
 * move ordering: a card that wins the trick first when the player wants the trick, a low one otherwise;
 * a time budget (default 2 s): when it runs out the answer is ``undecided``, with the bounds proved.
 
-"Careless" play is the same question when the claimer's side may play any legal card: the minimum over
-every line of play, which a search where every player minimises answers.
+"Careless" play is the claimer's side playing any legal card: the least value over every line of play,
+which every player minimising gives. It is found in one branch-and-bound search (each line found lowers the
+cap, and a position whose lower bound reaches the cap is cut), sharing the same kind of table.
 
 Standard library only, like the rest of the engine.
 """
@@ -144,10 +148,34 @@ class Search:
         self.table: dict[Any, tuple[int, int]] = {}
         self.side = pos.side
         self.seats = pos.seats
+        r = self.rules
+        # Where the rest is worth ``per_trick`` a trick and nothing else, with trumps: the tricks each side
+        # cannot help winning bound it (see :meth:`_forced`).
+        self.by_tricks = (
+            r.trump is not None
+            and r.trump in r.suit_mask
+            and not r.weighted
+            and not r.trick_bonus
+            and not r.last_bonus
+            and r.gain is None
+        )
+        self.others = tuple(s for s in range(pos.seats) if s not in pos.side)
+        self.mine = tuple(s for s in range(pos.seats) if s in pos.side)
         self._suits: dict[tuple[int, ...], tuple[Any, ...]] = {}
+        self._keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self._ranges: dict[tuple[int, int, int], tuple[int, int]] = {}
+        self._moves: dict[tuple[Any, ...], list[int]] = {}
 
     # -- the table's key: hands with ranks made relative to the live cards of each suit
     def key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
+        raw = (leader, memory, extra, *hands)
+        found = self._keys.get(raw)
+        if found is not None:
+            return found
+        found = self._keys[raw] = self._key(hands, leader, memory, extra)
+        return found
+
+    def _key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
         parts: list[Any] = [leader, memory, extra]
         memo = self._suits
         for s, off, full in self.rules.spans:
@@ -181,6 +209,12 @@ class Search:
 
     # -- bounds of the rest, whatever is played
     def _range(self, live: int, trick_no: int, left: int) -> tuple[int, int]:
+        found = self._ranges.get((live, trick_no, left))
+        if found is None:
+            found = self._ranges[(live, trick_no, left)] = self._range_of(live, trick_no, left)
+        return found
+
+    def _range_of(self, live: int, trick_no: int, left: int) -> tuple[int, int]:
         r = self.rules
         if r.gain is not None:
             return -(10**6), 10**6
@@ -244,53 +278,111 @@ class Search:
 
     # -- the zero-window test
     def test(self, need: int) -> bool:
+        """Whether the rest is worth at least ``need``."""
+        return self.value(need) >= need
+
+    def value(self, need: int) -> int:
+        """A bound of what the rest is worth, from a search around ``need`` (fail-soft): at least ``need``,
+        a lower bound; below it, an upper bound."""
         pos = self.pos
-        return self._trick(
+        return self._trick_v(
             list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, need
         )
 
     def _trick(
         self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, need: int
     ) -> bool:
+        return self._trick_v(hands, leader, trick_no, left, memory, extra, need) >= need
+
+    def _trick_v(
+        self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, need: int
+    ) -> int:
         if left == 0:
-            return need <= 0
+            return 0
         if left == 1:
-            # The last trick: every hand holds one card, which it must play.
-            trick = [
-                (seat, hands[seat].bit_length() - 1)
-                for seat in ((leader + k) % self.seats for k in range(self.seats))
-            ]
-            self.counter[0] += 1
-            gain, _extra = self.trick_gain(trick, trick_winner(self.rules, trick), trick_no, 1, extra)
-            return gain >= need
+            return self._last(hands, leader, trick_no, extra)
         key = self.key(hands, leader, memory, extra)
         found = self.table.get(key)
+        live = hands[0]
+        for h in hands:
+            live |= h
         if found is None:
-            live = 0
-            for h in hands:
-                live |= h
-            lo, hi = self._range(live, trick_no, left)
-            if self.rules.greedy:
-                count, worth = self._sure(hands, leader, left)
-                if count:
-                    if leader in self.side:
-                        if not self.careless:
-                            lo = max(lo, worth)
-                    else:
-                        hi = hi - worth
+            lo, hi = self._bounds(hands, leader, live, trick_no, left)
         else:
             lo, hi = found
         if lo >= need:
-            return True
+            return lo
         if hi < need:
-            return False
-        result = self._play(hands, [], leader, trick_no, left, memory, extra, need)
-        if result:
-            lo = need
+            return hi
+        value = self._play_v(hands, [], leader, trick_no, left, memory, extra, need, live, _NO_TOP)
+        if value >= need:
+            self.table[key] = (value, hi)
         else:
-            hi = need - 1
-        self.table[key] = (lo, hi)
-        return result
+            self.table[key] = (lo, value)
+        return value
+
+    def _last(self, hands: list[int], leader: int, trick_no: int, extra: Any) -> int:
+        """The last trick: every hand holds one card, which it must play."""
+        seats = self.seats
+        order = ((leader + k) % seats for k in range(seats))
+        trick = [(seat, hands[seat].bit_length() - 1) for seat in order]
+        self.counter[0] += 1
+        return self.trick_gain(trick, trick_winner(self.rules, trick), trick_no, 1, extra)[0]
+
+    def _bounds(self, hands: list[int], leader: int, live: int, trick_no: int, left: int) -> tuple[int, int]:
+        """Bounds of what the rest is worth, before any search: the range of the cards left, narrowed by
+        the tricks each side cannot help winning and by the masters the side (or the defence) on lead can
+        cash."""
+        lo, hi = whole_lo, whole_hi = self._range(live, trick_no, left)
+        if self.rules.greedy:
+            count, worth = self._sure(hands, leader, left)
+            if count:
+                if leader in self.side:
+                    if not self.careless:
+                        lo = max(lo, worth)
+                else:
+                    hi = whole_hi - worth
+        if self.by_tricks:
+            # Each bound of the whole, never one already narrowed: the tricks may be the same ones.
+            least = self._forced(hands, self.mine)
+            most = left - self._forced(hands, self.others)
+            per = self.rules.per_trick
+            if per >= 0:
+                lo, hi = max(lo, whole_lo, per * least), min(hi, per * most)
+            else:
+                lo, hi = max(lo, per * most), min(hi, per * least)
+        return lo, hi
+
+    def _forced(self, hands: Sequence[int], group: tuple[int, ...]) -> int:
+        """Tricks that ``group`` wins however anyone plays, from its trumps. Every card is played, and a
+        trump wins its trick unless a higher trump falls on it. One player's trumps lie in different tricks,
+        and each trump of the others can beat at most one of them: the trumps beaten are at most a matching
+        of higher trumps to lower ones. Of several players, the trumps above all the others' win; at most
+        one per player a trick."""
+        trumps = self.rules.suit_mask[self.rules.trump]  # type: ignore[index]
+        mine = theirs = 0
+        for s in range(self.seats):
+            if s in group:
+                mine |= hands[s]
+            else:
+                theirs |= hands[s]
+        mine &= trumps
+        if not mine:
+            return 0
+        theirs &= trumps
+        if len(group) > 1:
+            masters = (mine >> theirs.bit_length()).bit_count()
+            return -(-masters // len(group))
+        if not theirs:
+            return mine.bit_count()
+        # Both ascending (higher bit, higher trump): the greatest matching of theirs above mine.
+        low, high = bits(mine), bits(theirs)
+        i = beaten = 0
+        for t in high:
+            if i < len(low) and t > low[i]:
+                beaten += 1
+                i += 1
+        return len(low) - beaten
 
     def _play(
         self,
@@ -302,34 +394,179 @@ class Search:
         memory: Any,
         extra: Any,
         need: int,
+        live: int,
     ) -> bool:
+        return (
+            self._play_v(
+                hands, trick, seat, trick_no, left, memory, extra, need, live, _top(self.rules, trick)
+            )
+            >= need
+        )
+
+    def _play_v(
+        self,
+        hands: list[int],
+        trick: list[tuple[int, int]],
+        seat: int,
+        trick_no: int,
+        left: int,
+        memory: Any,
+        extra: Any,
+        need: int,
+        live: int,
+        top: tuple[int, int, int],
+    ) -> int:
+        """A bound of the rest from inside a trick, as :meth:`value` gives it. ``top``: the suit led, the
+        strength of the card winning so far and its seat (-1 before any)."""
         counter = self.counter
         counter[0] += 1
-        if counter[0] & 1023 == 0 and time.perf_counter() > self.deadline:
+        if counter[0] & 255 == 0 and time.perf_counter() > self.deadline:
             raise OutOfTime
         r = self.rules
         maximise = not self.careless and seat in self.side
         hand = hands[seat]
         last = len(trick) == self.seats - 1
-        for card in self.moves(hands, trick, seat, memory):
+        best: int | None = None
+        fu, suit, rank, trump = r.fu, r.suit, r.rank, r.trump
+        lead_suit, top_v, _top_seat = top
+        for card in self.moves(hands, trick, seat, memory, live, top):
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
+            if card == fu:
+                now = top
+            else:
+                cs = suit[card]
+                led = cs if lead_suit < 0 else lead_suit
+                v = 1000 + rank[card] if cs == trump else rank[card] if cs == led else -1
+                now = (led, v, seat) if v > top_v else (led, top_v, top[2])
             if last:
-                winner = trick_winner(r, trick)
+                winner = now[2] if now[2] >= 0 else trick[0][0]
                 gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
                 new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
-                result = self._trick(
+                value = gain + self._trick_v(
                     hands, winner, trick_no + 1, left - 1, new_memory, new_extra, need - gain
                 )
             else:
-                result = self._play(
-                    hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, need
+                value = self._play_v(
+                    hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, need, live, now
                 )
             trick.pop()
             hands[seat] = hand
-            if result == maximise:
-                return result
-        return not maximise
+            if maximise:
+                if best is None or value > best:
+                    best = value
+                    if value >= need:
+                        return value
+            elif best is None or value < best:
+                best = value
+                if value < need:
+                    return value
+        assert best is not None
+        return best
+
+    # -- the careless value: every player minimises, so it is the least value over every line of play
+    def minimum(self, cap: int) -> int:
+        """The least value of the rest over every line when it is below ``cap``; otherwise a lower bound
+        of it, at least ``cap`` (branch and bound). Careless searches only."""
+        pos = self.pos
+        return self._min_trick(
+            list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, cap
+        )
+
+    def _min_trick(
+        self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, cap: int
+    ) -> int:
+        if left == 0:
+            return 0
+        if left == 1:
+            return self._last(hands, leader, trick_no, extra)
+        key = self.key(hands, leader, memory, extra)
+        found = self.table.get(key)
+        live = hands[0]
+        for h in hands:
+            live |= h
+        if found is None:
+            lo, hi = self._bounds(hands, leader, live, trick_no, left)
+        else:
+            lo, hi = found
+        if lo >= cap or lo == hi:
+            return lo
+        if hi < cap:
+            cap = hi + 1
+        value = self._min_play(hands, [], leader, trick_no, left, memory, extra, cap, lo, live, _NO_TOP)
+        if value < cap:
+            self.table[key] = (value, value)
+        elif value > lo:
+            self.table[key] = (value, hi)
+        return value
+
+    def _min_play(
+        self,
+        hands: list[int],
+        trick: list[tuple[int, int]],
+        seat: int,
+        trick_no: int,
+        left: int,
+        memory: Any,
+        extra: Any,
+        cap: int,
+        floor: int,
+        live: int,
+        top: tuple[int, int, int],
+    ) -> int:
+        """The least value of the rest from inside a trick (see :meth:`minimum`); ``floor``: a lower bound
+        of it, reached by a line that stops the search; ``top`` as for :meth:`_play_v`."""
+        counter = self.counter
+        counter[0] += 1
+        if counter[0] & 255 == 0 and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        r = self.rules
+        hand = hands[seat]
+        last = len(trick) == self.seats - 1
+        best = None
+        fu, suit, rank, trump = r.fu, r.suit, r.rank, r.trump
+        lead_suit, top_v, _top_seat = top
+        for card in self.moves(hands, trick, seat, memory, live, top):
+            hands[seat] = hand & ~(1 << card)
+            trick.append((seat, card))
+            if card == fu:
+                now = top
+            else:
+                cs = suit[card]
+                led = cs if lead_suit < 0 else lead_suit
+                v = 1000 + rank[card] if cs == trump else rank[card] if cs == led else -1
+                now = (led, v, seat) if v > top_v else (led, top_v, top[2])
+            if last:
+                winner = now[2] if now[2] >= 0 else trick[0][0]
+                gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
+                new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
+                value = gain + self._min_trick(
+                    hands, winner, trick_no + 1, left - 1, new_memory, new_extra, cap - gain
+                )
+            else:
+                value = self._min_play(
+                    hands,
+                    trick,
+                    (seat + 1) % self.seats,
+                    trick_no,
+                    left,
+                    memory,
+                    extra,
+                    cap,
+                    floor,
+                    live,
+                    now,
+                )
+            trick.pop()
+            hands[seat] = hand
+            if best is None or value < best:
+                best = value
+                if value < cap:
+                    cap = value
+                    if value <= floor:
+                        break
+        assert best is not None
+        return best
 
     def trick_gain(
         self, trick: list[tuple[int, int]], winner: int, trick_no: int, left: int, extra: Any
@@ -348,17 +585,42 @@ class Search:
         return gain, extra
 
     # -- moves: one per run of equivalent cards, in a promising order
-    def moves(self, hands: list[int], trick: list[tuple[int, int]], seat: int, memory: Any) -> list[int]:
+    def moves(
+        self,
+        hands: list[int],
+        trick: list[tuple[int, int]],
+        seat: int,
+        memory: Any,
+        live: int | None = None,
+        top: tuple[int, int, int] | None = None,
+    ) -> list[int]:
+        """``live``: the cards in the hands at the start of the trick; ``top``: the suit led, the strength
+        of the card winning so far and its seat (both found when not given)."""
         r = self.rules
         hand = hands[seat]
         legal = r.legal(memory, seat, hand, trick) if r.legal is not None else hand
         if legal & (legal - 1) == 0:
             return [legal.bit_length() - 1]
-        live = 0
-        for h in hands:
-            live |= h
-        for _s, c in trick:
-            live |= 1 << c
+        if live is None:
+            live = 0
+            for h in hands:
+                live |= h
+            for _s, c in trick:
+                live |= 1 << c
+        # The cards kept and their order depend only on these: a memo.
+        on_side = seat in self.side
+        if trick:
+            if top is None:
+                top = _top(r, trick)
+            if top[0] < 0:
+                memo_key: tuple[Any, ...] = (legal, live, on_side, -1)
+            else:
+                memo_key = (legal, live, on_side, top[0], top[1], top[2] in self.side)
+        else:
+            memo_key = (legal, live, on_side)
+        found = self._moves.get(memo_key)
+        if found is not None:
+            return found
         cls, suit = r.cls, r.suit
         kept: list[int] = []
         prev = -1
@@ -378,9 +640,10 @@ class Search:
                 continue
             kept.append(i)
             prev = i
-        if len(kept) < 2:
-            return kept
-        return self.order(kept, trick, seat)
+        if len(kept) >= 2:
+            kept = self.order(kept, trick, seat)
+        self._moves[memo_key] = kept
+        return kept
 
     def order(self, cards: list[int], trick: list[tuple[int, int]], seat: int) -> list[int]:
         r = self.rules
@@ -398,13 +661,7 @@ class Search:
         if lead is None:
             return cards
         lead_suit, trump = r.suit[lead], r.trump
-        best_v, best_seat = -1, -1
-        for s, c in trick:
-            if c == r.fu:
-                continue
-            v = 1000 + rank[c] if r.suit[c] == trump else rank[c] if r.suit[c] == lead_suit else -1
-            if v > best_v:
-                best_v, best_seat = v, s
+        best_v, best_seat = _best(r, trick, lead)
         partner = (best_seat in self.side) == on_side
         wins: list[int] = []
         loses: list[int] = []
@@ -431,6 +688,7 @@ class Search:
 
 
 _FU_SUIT = 5
+_NO_TOP = (-1, -1, -1)  # no card led yet
 
 
 def led_card(r: Rules, trick: Sequence[tuple[int, int]]) -> int | None:
@@ -439,6 +697,27 @@ def led_card(r: Rules, trick: Sequence[tuple[int, int]]) -> int | None:
         if c != fu:
             return c
     return None
+
+
+def _best(r: Rules, trick: Sequence[tuple[int, int]], lead: int) -> tuple[int, int]:
+    """The strength of the card winning ``trick`` so far (``lead``: its first card that may win), and its
+    seat."""
+    lead_suit, trump, fu, suit, rank = r.suit[lead], r.trump, r.fu, r.suit, r.rank
+    best_v, best_seat = -1, -1
+    for s, c in trick:
+        if c == fu:
+            continue
+        cs = suit[c]
+        v = 1000 + rank[c] if cs == trump else rank[c] if cs == lead_suit else -1
+        if v > best_v:
+            best_v, best_seat = v, s
+    return best_v, best_seat
+
+
+def _top(r: Rules, trick: Sequence[tuple[int, int]]) -> tuple[int, int, int]:
+    """The suit led, the strength of the card winning so far and its seat (-1 before any)."""
+    lead = led_card(r, trick)
+    return _NO_TOP if lead is None else (r.suit[lead], *_best(r, trick, lead))
 
 
 def trick_winner(r: Rules, trick: Sequence[tuple[int, int]]) -> int:
@@ -938,14 +1217,26 @@ def check_keyed_hands(
 
 
 # ---- answering a claim ----------------------------------------------------------------------------------
-def _exact(search: Search, lo: int, hi: int) -> tuple[int, int]:
-    """Narrow the bounds [lo, hi] of a value down to one with zero-window tests (bisection)."""
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if search.test(mid):
-            lo = mid
+def _exact(search: Search, lo: int, hi: int, unit: Callable[[int], int]) -> tuple[int, int]:
+    """Narrow the bounds [lo, hi] of a value down to one value in the claim's unit (``unit`` maps the
+    internal value to it, monotonic: Tressette's points are thirds) with zero-window searches: bisection
+    at the unit's boundaries, each search narrowing by the bound it returns (fail-soft)."""
+    while unit(lo) != unit(hi):
+        need = (lo + hi + 1) // 2
+        # The least internal value of a unit: a search there decides between whole units.
+        up = need
+        while up <= hi and unit(up) == unit(up - 1):
+            up += 1
+        if up <= hi:
+            need = up
         else:
-            hi = mid - 1
+            while unit(need) == unit(need - 1):
+                need -= 1
+        g = search.value(need)
+        if g >= need:
+            lo = max(lo, g)
+        else:
+            hi = min(hi, g)
     return lo, hi
 
 
@@ -1005,7 +1296,14 @@ def _fails_after(
         gain, new_extra = search.trick_gain(trick, winner, trick_no, left, extra)
         new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
         return not search._trick(hands, winner, trick_no + 1, left - 1, new_memory, new_extra, need - gain)
-    return not search._play(hands, trick, (seat + 1) % search.pos.seats, trick_no, left, memory, extra, need)
+    live = 0
+    for h in hands:
+        live |= h
+    for _s, c in trick:
+        live |= 1 << c
+    return not search._play(
+        hands, trick, (seat + 1) % search.pos.seats, trick_no, left, memory, extra, need, live
+    )
 
 
 def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
@@ -1027,39 +1325,35 @@ def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
     line_value: int | None = None
     need = q.need
     try:
-        if best.test(need):
-            best_b[0] = max(best_b[0], need)
-            if careless.test(need):
-                care_b[0] = max(care_b[0], need)
+        first = best.value(need)
+        if first >= need:
+            best_b[0] = max(best_b[0], first)
+            # Below ``need`` the least value found is exact; at or above it, it is a bound that decides.
+            least = careless.minimum(need)
+            if least >= need:
+                care_b[0] = max(care_b[0], least)
                 verdict = HOLDS
             else:
-                care_b[1] = min(care_b[1], need - 1)
+                care_b = [least, least]
                 verdict = HOLDS_WITH_BEST_PLAY
                 line, line_value = _line(q, careless, need)
         else:
-            best_b[1] = min(best_b[1], need - 1)
+            best_b[1] = min(best_b[1], first)
             care_b[1] = min(care_b[1], best_b[1])
             verdict = FAILS
             line, line_value = _line(q, best, need)
-        # The least value: each test that finds a line below the bound is quick, and its line lowers the
-        # bound; only the last test, which finds none, has to see every line.
-        if verdict == HOLDS_WITH_BEST_PLAY and line_value is not None:
-            care_b[1] = min(care_b[1], line_value)
-        else:
-            care_b[1] = min(care_b[1], _line(q, careless, care_b[1] + 1)[1])
-        while care_b[0] < care_b[1]:
-            if careless.test(care_b[1]):
-                care_b[0] = care_b[1]
-            else:
-                care_b[1] = min(care_b[1] - 1, _line(q, careless, care_b[1])[1])
-        best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1]))
+        if care_b[0] < care_b[1]:
+            # Below its upper bound plus one, the least value found is exact.
+            least = careless.minimum(care_b[1] + 1)
+            care_b = [least, least]
+        best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1], q.to_unit))
     except OutOfTime:
         pass  # the verdict stands if it was reached; the values not found are given as bounds
     elapsed = (time.perf_counter() - start) * 1000
     answer: dict[str, Any] = {
         "verdict": verdict,
         "claimed": q.claimed,
-        "best": q.to_unit(best_b[0]) if best_b[0] == best_b[1] else None,
+        "best": q.to_unit(best_b[0]) if q.to_unit(best_b[0]) == q.to_unit(best_b[1]) else None,
         "careless": q.to_unit(care_b[0]) if care_b[0] == care_b[1] else None,
         "unit": q.unit,
         "tricks_left": pos.tricks_left,
