@@ -32,15 +32,21 @@ LAST_TRICK_UNITS = 1  # seed mode; the traditional mode gives one whole point in
 
 # Buongioco: name -> (rank, number of cards, points); the napoletana is A-2-3 of one suit, 3 points.
 OF_A_KIND = {
-    "three_aces": ("A", 3, 3), "four_aces": ("A", 4, 4),
-    "three_twos": ("2", 3, 3), "four_twos": ("2", 4, 4),
-    "three_threes": ("3", 3, 3), "four_threes": ("3", 4, 4),
+    "three_aces": ("A", 3, 3),
+    "four_aces": ("A", 4, 4),
+    "three_twos": ("2", 3, 3),
+    "four_twos": ("2", 4, 4),
+    "three_threes": ("3", 3, 3),
+    "four_threes": ("3", 4, 4),
 }
 NAPOLETANA = "napoletana"
 NAPOLETANA_POINTS = 3
 COMBINATIONS = (*OF_A_KIND, NAPOLETANA)
-_KIND_NAMES = {"A": ("three_aces", "four_aces"), "2": ("three_twos", "four_twos"),
-               "3": ("three_threes", "four_threes")}
+_KIND_NAMES = {
+    "A": ("three_aces", "four_aces"),
+    "2": ("three_twos", "four_twos"),
+    "3": ("three_threes", "four_threes"),
+}
 
 WINDOW_LIMIT = {"seed": 2, "first_three_tricks": 3}  # declare before one's own card to this trick
 
@@ -100,9 +106,15 @@ class Declaration:
 
     def as_dict(self) -> dict[str, Any]:
         valid = self.ruling == VALID
-        return {"seat": self.seat, "combination": self.combination, "cards": list(self.cards),
-                "points": self.points if valid else 0, "valid": valid,
-                "move_index": self.move_index, "trick": self.trick}
+        return {
+            "seat": self.seat,
+            "combination": self.combination,
+            "cards": list(self.cards),
+            "points": self.points if valid else 0,
+            "valid": valid,
+            "move_index": self.move_index,
+            "trick": self.trick,
+        }
 
 
 def rulings(declarations: Sequence[Declaration], *, final: bool) -> tuple[str | None, ...]:
@@ -173,34 +185,72 @@ class Tressette(Game[TressetteState]):
     deck = LATIN_40
     seat_counts: ClassVar[tuple[int, ...]] = (4, 3)
     score_unit: ClassVar[str] = "points"
-    ruleset: ClassVar[Ruleset] = Ruleset((
-        Option("removed_four", "4C", _("With three players, the 4 taken out of the pack."),
-               choices=("4C", "4S", "4H", "4D")),
-        Option("rounding", "seed",
-               _("seed: last trick 1/3, a side's thirds rounded to the nearest point (11 per deal); "
-               "traditional: fractions dropped, last trick 1 whole point."), choices=("seed", "traditional")),
-        Option("team_rounding", "sum_then_round",
-               _("sum_then_round: partners' thirds added, then rounded; per_player: each partner rounded, "
-               "then added (breaks the 11 points per deal)."), choices=("sum_then_round", "per_player")),
-        Option("declaration_window", "seed",
-               _("seed: until one's own card to trick 2; end_of_first_trick: after trick 1, before trick 2 "
-                 "is led, trick-1 cards still counting; first_three_tricks: until one's own card to "
-                 "trick 3."),
-               choices=("seed", "end_of_first_trick", "first_three_tricks")),
-        Option("match_format", "points",
-               _("points: first side to the target; deals_won: first to win N deals."),
-               choices=("points", "deals_won")),
-        Option("target", 31, _("Points that win the match (match_format points)."), kind=int, minimum=1),
-        Option("deals_to_win", 3, _("Deals that win the match (match_format deals_won)."),
-               kind=int, minimum=1),
-        Option("chiamarsi_fuori", False,
-               _("A side may call itself out during a deal (Call 'fuori'): right, it wins the match at once; "
-               "wrong, it loses it. Points format only."), kind=bool),
-    ))
+    ruleset: ClassVar[Ruleset] = Ruleset(
+        (
+            Option(
+                "removed_four",
+                "4C",
+                _("With three players, the 4 taken out of the pack."),
+                choices=("4C", "4S", "4H", "4D"),
+            ),
+            Option(
+                "rounding",
+                "seed",
+                _(
+                    "seed: last trick 1/3, a side's thirds rounded to the nearest point (11 per deal); "
+                    "traditional: fractions dropped, last trick 1 whole point."
+                ),
+                choices=("seed", "traditional"),
+            ),
+            Option(
+                "team_rounding",
+                "sum_then_round",
+                _(
+                    "sum_then_round: partners' thirds added, then rounded; per_player: each partner rounded, "
+                    "then added (breaks the 11 points per deal)."
+                ),
+                choices=("sum_then_round", "per_player"),
+            ),
+            Option(
+                "declaration_window",
+                "seed",
+                _(
+                    "seed: until one's own card to trick 2; end_of_first_trick: after trick 1, before trick 2 "
+                    "is led, trick-1 cards still counting; first_three_tricks: until one's own card to "
+                    "trick 3."
+                ),
+                choices=("seed", "end_of_first_trick", "first_three_tricks"),
+            ),
+            Option(
+                "match_format",
+                "points",
+                _("points: first side to the target; deals_won: first to win N deals."),
+                choices=("points", "deals_won"),
+            ),
+            Option("target", 31, _("Points that win the match (match_format points)."), kind=int, minimum=1),
+            Option(
+                "deals_to_win",
+                3,
+                _("Deals that win the match (match_format deals_won)."),
+                kind=int,
+                minimum=1,
+            ),
+            Option(
+                "chiamarsi_fuori",
+                False,
+                _(
+                    "A side may call itself out during a deal (Call 'fuori'): right, it wins the match at once; "
+                    "wrong, it loses it. Points format only."
+                ),
+                kind=bool,
+            ),
+        )
+    )
 
     # ---- setting up ------------------------------------------------------------------------------
-    def _initial(self, options: dict[str, Any], seats: int, dealer: int,
-                 context: dict[str, Any]) -> TressetteState:
+    def _initial(
+        self, options: dict[str, Any], seats: int, dealer: int, context: dict[str, Any]
+    ) -> TressetteState:
         return TressetteState(options=options, seats=seats, dealer=dealer, context=context)
 
     def deck_cards(self, options: Mapping[str, Any], seats: int) -> tuple[str, ...]:
@@ -217,8 +267,9 @@ class Tressette(Game[TressetteState]):
         leader = state.next_seat(state.dealer)
         return evolve(state, phase="play", play=tricks.TrickPlay.start(state.seats, leader))
 
-    def next_dealer(self, options: Mapping[str, Any], seats: int, dealer: int,
-                    result: HandResult | None) -> int:
+    def next_dealer(
+        self, options: Mapping[str, Any], seats: int, dealer: int, result: HandResult | None
+    ) -> int:
         return (dealer + 1) % seats
 
     # ---- who acts --------------------------------------------------------------------------------
@@ -238,8 +289,9 @@ class Tressette(Game[TressetteState]):
         if state.over or state.phase != "play":
             return frozenset()
         if state.claim is not None:
-            return frozenset(s for s in range(state.seats)
-                             if s != state.claim.seat and s not in state.claim_accepted)
+            return frozenset(
+                s for s in range(state.seats) if s != state.claim.seat and s not in state.claim_accepted
+            )
         return frozenset({state.trickplay.to_play()})
 
     def in_window(self, state: TressetteState, seat: int) -> bool:
@@ -304,8 +356,14 @@ class Tressette(Game[TressetteState]):
         """As the core, with Tressette's own code for a call that is not used at this table."""
         if isinstance(move, Call):
             seat = move.seat
-            if (not state.over and state.phase == "play" and state.claim is None
-                    and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats):
+            if (
+                not state.over
+                and state.phase == "play"
+                and state.claim is None
+                and isinstance(seat, int)
+                and not isinstance(seat, bool)
+                and 0 <= seat < state.seats
+            ):
                 self._check_call(state, move)
         return super().apply(state, move)
 
@@ -322,8 +380,9 @@ class Tressette(Game[TressetteState]):
         new, settled = self._settle_declarations(new)
         return new, verdicts + settled
 
-    def _claim_response(self, state: TressetteState,
-                        answer: ClaimResponse) -> tuple[TressetteState, list[Verdict]]:
+    def _claim_response(
+        self, state: TressetteState, answer: ClaimResponse
+    ) -> tuple[TressetteState, list[Verdict]]:
         """As the core; a claim accepted ends the deal, which settles the declarations still open."""
         new, verdicts = super()._claim_response(state, answer)
         new, settled = self._settle_declarations(new)
@@ -342,9 +401,15 @@ class Tressette(Game[TressetteState]):
             pending, verdicts = state.pending, []  # what follow_suit says of a lead or a card of the suit led
         new_play = play.play(seat, card, STRENGTH)
         over = len(new_play.done) == state.hand_size
-        new = evolve(state, holdings=holdings, pending=pending, play=new_play,
-                      declarations=self._watch_declarations(state, seat, card),
-                      over=over, phase="done" if over else "play")
+        new = evolve(
+            state,
+            holdings=holdings,
+            pending=pending,
+            play=new_play,
+            declarations=self._watch_declarations(state, seat, card),
+            over=over,
+            phase="done" if over else "play",
+        )
         return new, verdicts
 
     def _watch_declarations(self, state: TressetteState, seat: int, card: str) -> tuple[Declaration, ...]:
@@ -384,9 +449,18 @@ class Tressette(Game[TressetteState]):
                 owner = next(s for s, h in enumerate(holdings.hands) if card in h)
                 refuted = Refutation("dealt_to", card, owner)
         unseen = frozenset() if holdings.known else frozenset(cards) - extra
-        declaration = Declaration(seat=seat, combination=move.combination, cards=cards, points=points,
-                                  key=key, move_index=state.move_index, trick=state.trickplay.number,
-                                  late=not self.in_window(state, seat), unseen=unseen, refuted=refuted)
+        declaration = Declaration(
+            seat=seat,
+            combination=move.combination,
+            cards=cards,
+            points=points,
+            key=key,
+            move_index=state.move_index,
+            trick=state.trickplay.number,
+            late=not self.in_window(state, seat),
+            unseen=unseen,
+            refuted=refuted,
+        )
         return evolve(state, declarations=state.declarations + (declaration,))
 
     def _settle_declarations(self, state: TressetteState) -> tuple[TressetteState, list[Verdict]]:
@@ -400,8 +474,12 @@ class Tressette(Game[TressetteState]):
         if all(d.ruling == r for d, r in zip(before, now, strict=True)):
             return state, []
         # A ruling once given never changes: the facts it rests on are settled for good.
-        state = evolve(state, declarations=tuple(
-            evolve(d, ruling=r) if d.ruling is None else d for d, r in zip(before, now, strict=True)))
+        state = evolve(
+            state,
+            declarations=tuple(
+                evolve(d, ruling=r) if d.ruling is None else d for d, r in zip(before, now, strict=True)
+            ),
+        )
         verdicts: list[Verdict] = []
         for old, d in zip(before, state.declarations, strict=True):
             if old.ruling is None and d.ruling not in (None, VALID):
@@ -417,46 +495,67 @@ class Tressette(Game[TressetteState]):
         if d.ruling == WINDOW:
             window = state.options["declaration_window"]
             if window == "end_of_first_trick":
-                return _("{seat} declared {combination} ({cards}) outside his buongioco window (open only "
-                         "after trick 1, before trick 2 is led): it does not score"), params
+                return _(
+                    "{seat} declared {combination} ({cards}) outside his buongioco window (open only "
+                    "after trick 1, before trick 2 is led): it does not score"
+                ), params
             params["window_trick"] = WINDOW_LIMIT[window]
-            return _("{seat} declared {combination} ({cards}) outside his buongioco window (open until "
-                     "one's own card to trick {window_trick}): it does not score"), params
+            return _(
+                "{seat} declared {combination} ({cards}) outside his buongioco window (open until "
+                "one's own card to trick {window_trick}): it does not score"
+            ), params
         if d.ruling == ALREADY:
             first = next(e for e in state.declarations if e.key == d.key and e.ruling == VALID)
             params["declarer_seat"] = first.seat
             kind, value = d.key.split(":")
             if kind == "napoletana":
                 params["suit"] = value
-                return _("{seat} declared {combination} ({cards}), but the napoletana of {suit} had already "
-                         "been declared by {declarer_seat} in this deal: it does not score"), params
+                return _(
+                    "{seat} declared {combination} ({cards}), but the napoletana of {suit} had already "
+                    "been declared by {declarer_seat} in this deal: it does not score"
+                ), params
             if value == "A":
-                return _("{seat} declared {combination} ({cards}), but the Aces had already been declared by "
-                         "{declarer_seat} in this deal: it does not score"), params
+                return _(
+                    "{seat} declared {combination} ({cards}), but the Aces had already been declared by "
+                    "{declarer_seat} in this deal: it does not score"
+                ), params
             if value == "2":
-                return _("{seat} declared {combination} ({cards}), but the 2s had already been declared by "
-                         "{declarer_seat} in this deal: it does not score"), params
-            return _("{seat} declared {combination} ({cards}), but the 3s had already been declared by "
-                     "{declarer_seat} in this deal: it does not score"), params
+                return _(
+                    "{seat} declared {combination} ({cards}), but the 2s had already been declared by "
+                    "{declarer_seat} in this deal: it does not score"
+                ), params
+            return _(
+                "{seat} declared {combination} ({cards}), but the 3s had already been declared by "
+                "{declarer_seat} in this deal: it does not score"
+            ), params
         refuted = d.refuted
         assert refuted is not None
         params["card"] = refuted.card
         if refuted.reason == "played_by":
             params["player_seat"] = refuted.seat
-            return _("{seat} declared {combination} ({cards}), but {player_seat} played {card}: it does not "
-                     "score"), params
+            return _(
+                "{seat} declared {combination} ({cards}), but {player_seat} played {card}: it does not score"
+            ), params
         if refuted.reason == "dealt_to":
             params["holder"] = refuted.seat
-            return _("{seat} declared {combination} ({cards}), but the recorded deal gives {card} to "
-                     "{holder}: it does not score"), params
-        return _("{seat} declared {combination} ({cards}), but {card} had already been played: it does not "
-                 "score"), params
+            return _(
+                "{seat} declared {combination} ({cards}), but the recorded deal gives {card} to "
+                "{holder}: it does not score"
+            ), params
+        return _(
+            "{seat} declared {combination} ({cards}), but {card} had already been played: it does not score"
+        ), params
 
     def parse_combination(self, combination: str, cards: Sequence[str]) -> tuple[tuple[str, ...], int, str]:
         """Check that ``cards`` form ``combination``; return the cards in deck order, points and key."""
         if combination not in COMBINATIONS:
-            raise ImpossibleMove("tressette.combination", _("unknown combination '{name}' (one of {names})"),
-                                 field="combination", name=literal(combination), names=list(COMBINATIONS))
+            raise ImpossibleMove(
+                "tressette.combination",
+                _("unknown combination '{name}' (one of {names})"),
+                field="combination",
+                name=literal(combination),
+                names=list(COMBINATIONS),
+            )
         checked = tuple(self.deck.check(c, field="cards") for c in cards)
         if len(set(checked)) != len(checked):
             raise ImpossibleMove("tressette.combination", _("the same card is named twice"), field="cards")
@@ -464,14 +563,20 @@ class Tressette(Game[TressetteState]):
         if combination == NAPOLETANA:
             suits = {suit_of(c) for c in ordered}
             if len(ordered) != 3 or len(suits) != 1 or {rank_of(c) for c in ordered} != {"A", "2", "3"}:
-                raise ImpossibleMove("tressette.combination",
-                                     _("a napoletana is the Ace, 2 and 3 of one suit"), field="cards")
+                raise ImpossibleMove(
+                    "tressette.combination", _("a napoletana is the Ace, 2 and 3 of one suit"), field="cards"
+                )
             return ordered, NAPOLETANA_POINTS, f"napoletana:{suits.pop()}"
         rank, size, points = OF_A_KIND[combination]
         if len(ordered) != size or any(rank_of(c) != rank for c in ordered):
-            raise ImpossibleMove("tressette.combination",
-                                 _("{combination} needs {count} cards of rank {rank}"),
-                                 field="cards", combination=combination, count=size, rank=rank)
+            raise ImpossibleMove(
+                "tressette.combination",
+                _("{combination} needs {count} cards of rank {rank}"),
+                field="cards",
+                combination=combination,
+                count=size,
+                rank=rank,
+            )
         return ordered, points, f"rank:{rank}"
 
     # ---- chiamarsi fuori -------------------------------------------------------------------------
@@ -481,12 +586,18 @@ class Tressette(Game[TressetteState]):
 
     def _check_call(self, state: TressetteState, move: Call) -> None:
         if move.call != "fuori":
-            raise ImpossibleMove("tressette.call", _("unknown call '{name}': the only call is 'fuori'"),
-                                 field="call", name=literal(move.call))
+            raise ImpossibleMove(
+                "tressette.call",
+                _("unknown call '{name}': the only call is 'fuori'"),
+                field="call",
+                name=literal(move.call),
+            )
         if not self._fuori_allowed(state.options):
-            raise ImpossibleMove("tressette.call",
-                                 _("calling oneself out is not used at this table (option chiamarsi_fuori, "
-                                   "points format)"), field="call")
+            raise ImpossibleMove(
+                "tressette.call",
+                _("calling oneself out is not used at this table (option chiamarsi_fuori, points format)"),
+                field="call",
+            )
 
     def _call_out(self, state: TressetteState, move: Call) -> TressetteState:
         assert move.seat is not None
@@ -494,8 +605,14 @@ class Tressette(Game[TressetteState]):
         sure = self.sure_points(state)[side]
         totals = state.context.get("totals")
         before = int(totals[side]) if isinstance(totals, Sequence) and len(totals) > side else None
-        call = CallOut(seat=move.seat, side=side, sure_points=sure, total_before=before,
-                       target=int(state.options["target"]), move_index=state.move_index)
+        call = CallOut(
+            seat=move.seat,
+            side=side,
+            sure_points=sure,
+            total_before=before,
+            target=int(state.options["target"]),
+            move_index=state.move_index,
+        )
         return evolve(state, call_out=call, over=True, phase="done")
 
     def sure_points(self, state: TressetteState) -> tuple[int, ...]:
@@ -517,36 +634,56 @@ class Tressette(Game[TressetteState]):
     def check_claim(self, state: TressetteState, claim: Claim) -> None:
         remaining = state.hand_size - len(state.trickplay.done)
         if claim.tricks is not None and claim.split is not None:
-            raise ImpossibleMove("tressette.claim",
-                                 _("a claim states either the tricks or the split, not both"), field="split")
+            raise ImpossibleMove(
+                "tressette.claim", _("a claim states either the tricks or the split, not both"), field="split"
+            )
         if claim.tricks is not None and claim.tricks != remaining:
             raise ImpossibleMove(
                 "tressette.claim",
                 _("a Tressette claim takes all {count} remaining tricks, or states the card points split"),
-                field="tricks", count=remaining)
+                field="tricks",
+                count=remaining,
+            )
         if claim.split is None:
             return
         split = claim.split
         n = len(sides_of(state.seats))
         if len(split) != n or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in split):
-            raise ImpossibleMove("tressette.claim",
-                                 _("the split gives the final card points of the {count} sides"),
-                                 field="split", count=n)
+            raise ImpossibleMove(
+                "tressette.claim",
+                _("the split gives the final card points of the {count} sides"),
+                field="split",
+                count=n,
+            )
         low, high = self._points_range(state)
         if not low <= sum(split) <= high:
             if low == high:
-                raise ImpossibleMove("tressette.claim",
-                                     _("the card points of a deal add up to {points}, not {given}"),
-                                     field="split", points=low, given=sum(split))
-            raise ImpossibleMove("tressette.claim",
-                                 _("the card points of a deal add up to {low} to {high}, not {given}"),
-                                 field="split", low=low, high=high, given=sum(split))
+                raise ImpossibleMove(
+                    "tressette.claim",
+                    _("the card points of a deal add up to {points}, not {given}"),
+                    field="split",
+                    points=low,
+                    given=sum(split),
+                )
+            raise ImpossibleMove(
+                "tressette.claim",
+                _("the card points of a deal add up to {low} to {high}, not {given}"),
+                field="split",
+                low=low,
+                high=high,
+                given=sum(split),
+            )
         sure = self._card_points(state, self._units_by_seat(state), last=None)
         for side, (value, floor) in enumerate(zip(split, sure, strict=True)):
             if value < floor:
                 raise ImpossibleMove(
-                    "tressette.claim", _("{seats} already hold {points} points, not {given}"),
-                    field="split", seats=list(sides_of(state.seats)[side]), points=floor, given=value)
+                    "tressette.claim",
+                    _("{seats} already hold {points} points, not {given}"),
+                    field="split",
+                    seats=list(sides_of(state.seats)[side]),
+                    points=floor,
+                    given=value,
+                )
 
     def _points_range(self, state: TressetteState) -> tuple[int, int]:
         """What the card points of all sides can add up to in a deal (see the invariants in the docs)."""
@@ -595,8 +732,11 @@ class Tressette(Game[TressetteState]):
                     pts = sum(units[s] // 3 for s in side) + (1 if last in side else 0)
             else:
                 u = sum(units[s] for s in side)
-                pts = (u + (LAST_TRICK_UNITS if last in side else 0) + 1) // 3 if seed else \
-                    u // 3 + (1 if last in side else 0)
+                pts = (
+                    (u + (LAST_TRICK_UNITS if last in side else 0) + 1) // 3
+                    if seed
+                    else u // 3 + (1 if last in side else 0)
+                )
             out.append(pts)
         return out
 
@@ -622,8 +762,9 @@ class Tressette(Game[TressetteState]):
         decl = self._declaration_points(state)
         deal = [c + d for c, d in zip(card_points, decl, strict=True)]
         seed = state.options["rounding"] == "seed"
-        side_units = [sum(units[s] for s in side) + (LAST_TRICK_UNITS if seed and last in side else 0)
-                      for side in sides]
+        side_units = [
+            sum(units[s] for s in side) + (LAST_TRICK_UNITS if seed and last in side else 0) for side in sides
+        ]
         best = max(deal)
         winner = deal.index(best) if deal.count(best) == 1 else None
         end = "fuori" if state.call_out is not None else ("claim" if claim is not None else "played")
@@ -649,26 +790,40 @@ class Tressette(Game[TressetteState]):
             "tricks_won": [play.tricks_won(s) for s in range(seats)],
             "captured": captured,
             "tricks": [t.as_dict() for t in play.done],
-            "claim": None if claim is None else {
-                "seat": claim.seat, "tricks": claim.tricks,
+            "claim": None
+            if claim is None
+            else {
+                "seat": claim.seat,
+                "tricks": claim.tricks,
                 "split": None if claim.split is None else list(claim.split),
             },
             "fuori": None,
         }
         if state.call_out is not None:
             c = state.call_out
-            details["fuori"] = {"seat": c.seat, "side": c.side, "sure_points": c.sure_points,
-                                "total_before": c.total_before, "target": c.target, "correct": c.correct}
+            details["fuori"] = {
+                "seat": c.seat,
+                "side": c.side,
+                "sure_points": c.sure_points,
+                "total_before": c.total_before,
+                "target": c.target,
+                "correct": c.correct,
+            }
         scores = tuple(deal[side_of(seats, s)] for s in range(seats))
         return HandResult(
-            outcome=_outcome(sides, deal, winner, state.call_out), scores=scores, unit=self.score_unit,
+            outcome=_outcome(sides, deal, winner, state.call_out),
+            scores=scores,
+            unit=self.score_unit,
             outcome_text=_outcome_text(sides, deal, winner, state.call_out),
-            teams=sides if seats == 4 else (), team_scores=tuple(deal) if seats == 4 else (), details=details,
+            teams=sides if seats == 4 else (),
+            team_scores=tuple(deal) if seats == 4 else (),
+            details=details,
         )
 
     # ---- match -----------------------------------------------------------------------------------
-    def match_result(self, options: Mapping[str, Any], seats: int,
-                     results: Sequence[HandResult]) -> MatchResult:
+    def match_result(
+        self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]
+    ) -> MatchResult:
         """Points format: first side to the target; two or more over it after the same deal, the strictly
         highest wins, equal highest play on. Deals-won format: first to ``deals_to_win`` deals."""
         opts = self.ruleset.validate(options)
@@ -707,8 +862,9 @@ class Tressette(Game[TressetteState]):
                     top = max(points[k] for k in others)
                     winning = tuple(k for k in others if points[k] == top)
                     note = f"{side_label(sides[side])} called out wrongly and lose the match"
-                    note_text = Text(_("{seats} called out wrongly and lose the match"),
-                                     {"seats": list(sides[side])})
+                    note_text = Text(
+                        _("{seats} called out wrongly and lose the match"), {"seats": list(sides[side])}
+                    )
             elif by_points:
                 top = max(points)
                 leaders = tuple(k for k in range(n) if points[k] == top)
@@ -719,15 +875,22 @@ class Tressette(Game[TressetteState]):
                     note_text = Text(_("equal highest at or over the target: play on"))
             elif max(deals) >= needed:
                 finished, winning = True, tuple(k for k in range(n) if deals[k] >= needed)
-            rows.append({
-                "hand": number, "dealer": result.details.get("dealer"), "outcome": result.outcome,
-                "outcome_text": None if result.outcome_text is None else result.outcome_text.as_dict(),
-                "note_text": None if note_text is None else note_text.as_dict(),
-                "card_points": list(result.details.get("card_points", [])),
-                "declaration_points": list(result.details.get("declaration_points", [])),
-                "deal_scores": scores, "deal_winner": deal_winner, "points": list(points),
-                "deals_won": list(deals), "note": note,
-            })
+            rows.append(
+                {
+                    "hand": number,
+                    "dealer": result.details.get("dealer"),
+                    "outcome": result.outcome,
+                    "outcome_text": None if result.outcome_text is None else result.outcome_text.as_dict(),
+                    "note_text": None if note_text is None else note_text.as_dict(),
+                    "card_points": list(result.details.get("card_points", [])),
+                    "declaration_points": list(result.details.get("declaration_points", [])),
+                    "deal_scores": scores,
+                    "deal_winner": deal_winner,
+                    "points": list(points),
+                    "deals_won": list(deals),
+                    "note": note,
+                }
+            )
         measure = points if by_points else deals
         return MatchResult(
             totals=tuple(measure[side_of(seats, s)] for s in range(seats)),
@@ -735,19 +898,27 @@ class Tressette(Game[TressetteState]):
             winners=tuple(sorted(s for k in winning for s in sides[k])),
             team_totals=tuple(measure) if seats == 4 else (),
             rows=tuple(rows),
-            details={"format": opts["match_format"], "target": target, "deals_to_win": needed,
-                     "sides": [list(s) for s in sides], "points": points, "deals_won": deals,
-                     "hands_after_end": after_end},
+            details={
+                "format": opts["match_format"],
+                "target": target,
+                "deals_to_win": needed,
+                "sides": [list(s) for s in sides],
+                "points": points,
+                "deals_won": deals,
+                "hands_after_end": after_end,
+            },
         )
 
-    def match_context(self, options: Mapping[str, Any], seats: int,
-                      results: Sequence[HandResult]) -> dict[str, Any]:
+    def match_context(
+        self, options: Mapping[str, Any], seats: int, results: Sequence[HandResult]
+    ) -> dict[str, Any]:
         """The sides' point totals before the new deal (for a "fuori" call)."""
         return {"totals": list(self.match_result(options, seats, results).details["points"])}
 
 
-def _outcome(sides: Sequence[Sequence[int]], deal: Sequence[int], winner: int | None,
-             call: CallOut | None) -> str:
+def _outcome(
+    sides: Sequence[Sequence[int]], deal: Sequence[int], winner: int | None, call: CallOut | None
+) -> str:
     score = ", ".join(f"{side_label(side)} {pts}" for side, pts in zip(sides, deal, strict=True))
     if call is not None:
         verdict = {True: "rightly", False: "wrongly", None: "(checked on the match sheet)"}[call.correct]
@@ -757,17 +928,23 @@ def _outcome(sides: Sequence[Sequence[int]], deal: Sequence[int], winner: int | 
     return f"{score}: {side_label(sides[winner])} win the deal"
 
 
-def _outcome_text(sides: Sequence[Sequence[int]], deal: Sequence[int], winner: int | None,
-                  call: CallOut | None) -> Text:
+def _outcome_text(
+    sides: Sequence[Sequence[int]], deal: Sequence[int], winner: int | None, call: CallOut | None
+) -> Text:
     """What :func:`_outcome` says, for translation: with pairs the side that won (or called out) and the
     points of both sides; with three players each one's points."""
     if len(sides) == 2:
         side = call.side if call is not None else winner if winner is not None else 0
-        params: dict[str, Any] = {"seats": list(sides[side]), "points": deal[side],
-                                  "other_points": deal[1 - side]}
+        params: dict[str, Any] = {
+            "seats": list(sides[side]),
+            "points": deal[side],
+            "other_points": deal[1 - side],
+        }
         if call is not None and call.correct is None:
-            return Text(_("{seats} call themselves out (checked on the match sheet), {points} to "
-                          "{other_points}"), params)
+            return Text(
+                _("{seats} call themselves out (checked on the match sheet), {points} to {other_points}"),
+                params,
+            )
         if call is not None and call.correct:
             return Text(_("{seats} call themselves out rightly, {points} to {other_points}"), params)
         if call is not None:
@@ -775,22 +952,52 @@ def _outcome_text(sides: Sequence[Sequence[int]], deal: Sequence[int], winner: i
         if winner is None:
             return Text(_("deal tied at {points}"), {"points": deal[0]})
         return Text(_("{seats} win the deal, {points} to {other_points}"), params)
-    params = {"first_seat": 0, "first_points": deal[0], "second_seat": 1, "second_points": deal[1],
-              "third_seat": 2, "third_points": deal[2]}
+    params = {
+        "first_seat": 0,
+        "first_points": deal[0],
+        "second_seat": 1,
+        "second_points": deal[1],
+        "third_seat": 2,
+        "third_points": deal[2],
+    }
     if call is not None:
         params["seat"] = call.seat
         if call.correct is None:
-            return Text(_("{seat} calls himself out (checked on the match sheet): {first_seat} "
-                          "{first_points}, {second_seat} {second_points}, {third_seat} {third_points}"),
-                        params)
+            return Text(
+                _(
+                    "{seat} calls himself out (checked on the match sheet): {first_seat} "
+                    "{first_points}, {second_seat} {second_points}, {third_seat} {third_points}"
+                ),
+                params,
+            )
         if call.correct:
-            return Text(_("{seat} calls himself out rightly: {first_seat} {first_points}, "
-                          "{second_seat} {second_points}, {third_seat} {third_points}"), params)
-        return Text(_("{seat} calls himself out wrongly: {first_seat} {first_points}, "
-                      "{second_seat} {second_points}, {third_seat} {third_points}"), params)
+            return Text(
+                _(
+                    "{seat} calls himself out rightly: {first_seat} {first_points}, "
+                    "{second_seat} {second_points}, {third_seat} {third_points}"
+                ),
+                params,
+            )
+        return Text(
+            _(
+                "{seat} calls himself out wrongly: {first_seat} {first_points}, "
+                "{second_seat} {second_points}, {third_seat} {third_points}"
+            ),
+            params,
+        )
     if winner is None:
-        return Text(_("{first_seat} {first_points}, {second_seat} {second_points}, {third_seat} "
-                      "{third_points}: deal tied"), params)
+        return Text(
+            _(
+                "{first_seat} {first_points}, {second_seat} {second_points}, {third_seat} "
+                "{third_points}: deal tied"
+            ),
+            params,
+        )
     params["winner"] = winner
-    return Text(_("{first_seat} {first_points}, {second_seat} {second_points}, {third_seat} "
-                  "{third_points}: {winner} wins the deal"), params)
+    return Text(
+        _(
+            "{first_seat} {first_points}, {second_seat} {second_points}, {third_seat} "
+            "{third_points}: {winner} wins the deal"
+        ),
+        params,
+    )

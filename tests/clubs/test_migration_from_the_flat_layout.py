@@ -51,8 +51,14 @@ TABLES = {
     "tournaments_ratinghistory": "tournaments_ratinghistory",
 }
 # Rows the dumps are known to hold: a check that the comparison compares something.
-AT_LEAST = {"clubs_club": 1, "clubs_player": 12, "clubs_membership": 3, "scoring_storedevent": 1000,
-            "tournaments_standings": 1, "tournaments_playerrating": 10}
+AT_LEAST = {
+    "clubs_club": 1,
+    "clubs_player": 12,
+    "clubs_membership": 3,
+    "scoring_storedevent": 1000,
+    "tournaments_standings": 1,
+    "tournaments_playerrating": 10,
+}
 
 Rows = dict[str, list[tuple[Any, ...]]]
 
@@ -136,7 +142,11 @@ def postgres_database() -> Iterator[str]:
             env = {**os.environ, "PGPASSWORD": params["PASSWORD"] or ""}
             subprocess.run(
                 ["psql", "-q", "-v", "ON_ERROR_STOP=1", f"{server}/{name}"],
-                input=dump.read(), env=env, check=True, capture_output=True, timeout=300,
+                input=dump.read(),
+                env=env,
+                check=True,
+                capture_output=True,
+                timeout=300,
             )
         yield f"{server}/{name}"
     finally:

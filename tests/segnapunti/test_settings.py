@@ -104,7 +104,11 @@ def test_what_serves_never_takes_the_local_key(tmp_path: Path) -> None:
         assert "SECRET_KEY must be set when DEBUG is off" in done.stderr, code
     served = subprocess.run(
         [sys.executable, "manage.py", "runserver", "--noreload", "127.0.0.1:1"],
-        cwd=PROJECT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=PROJECT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert "SECRET_KEY must be set when DEBUG is off" in served.stderr
     assert not key_file.exists()
