@@ -73,6 +73,7 @@ browser:
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check --quiet .
 	$(BIN)/lint-imports --no-cache
 
 # mypy's Django plugin loads the settings: the development ones.
