@@ -287,3 +287,75 @@ def test_a_refused_move_is_changed_in_its_place(signed_in: Callable[..., Any]) -
     _tap(page, second)  # offered again: the hand as it stood before the refused move
     _wait_sent(page, hand, start + 2)
     assert _recorded(hand) == [move_to_dict(m) for m in moves[:3]]
+
+
+_KEPT_PAGE = (
+    "async (url) => { for (const name of await caches.keys()) {"
+    " if (name.startsWith('segnapunti-table-')"
+    " && await (await caches.open(name)).match(url, {ignoreVary: true})) {"
+    " return true; } } return false; }"
+)
+_QUEUED = (
+    "() => new Promise((resolve) => { const r = indexedDB.open('segnapunti-offline');"
+    " r.onsuccess = () => { const c = r.result.transaction('moves').objectStore('moves').count();"
+    " c.onsuccess = () => resolve(c.result); }; })"
+)
+
+
+def test_signing_out_forgets_the_kept_pages(signed_in: Callable[..., Any]) -> None:
+    """On a shared phone the next person must not find the table pages offline: signing out forgets them."""
+    people = make_people()
+    match, _hand, _moves = _cards_only_hand(people)
+    page = signed_in(people.scorer)
+    url = f"/matches/{match['id']}/hands/1/"
+    page.goto(url)
+    _ready_offline(page)
+    assert page.evaluate(_KEPT_PAGE, url)
+
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.locator("form.signout button").click()
+    page.locator("nav a", has_text="Sign in").wait_for(timeout=TIMEOUT)
+    assert not page.evaluate(_KEPT_PAGE, url)
+    assert asked == []  # nothing waited: nothing to ask
+
+
+def test_signing_out_with_moves_waiting_asks_first_and_keeps_them(signed_in: Callable[..., Any]) -> None:
+    people = make_people()
+    match, hand, moves = _cards_only_hand(people)
+    page = signed_in(people.scorer, service_workers="block")
+    page.goto(f"/matches/{match['id']}/hands/1/")
+    start = hand.version
+    page.route(
+        re.compile(r".*/api/matches/\d+/hands/\d+/moves/.*"),
+        lambda route: route.abort("internetdisconnected"),
+    )
+    _tap(page, moves[1])
+    page.wait_for_function(
+        "() => document.getElementById('table-root').dataset.pending === '1'", timeout=TIMEOUT
+    )
+
+    asked: list[str] = []
+
+    def stay(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", stay)
+    page.locator("form.signout button").click()
+    page.wait_for_function("() => true")  # the dialog is answered before the next step
+    page.locator("form.signout button").wait_for(timeout=TIMEOUT)
+    assert asked and "Moves not yet sent wait on this device: 1." in asked[0]
+    assert _pending(page) == 1  # still signed in, the move still waits
+
+    def leave(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", leave)
+    page.locator("form.signout button").click()
+    page.locator("nav a", has_text="Sign in").wait_for(timeout=TIMEOUT)
+    assert len(asked) == 2
+    assert page.evaluate(_QUEUED) == 1  # signing out dropped nothing
+    hand.refresh_from_db()
+    assert hand.version == start
