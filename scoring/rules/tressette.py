@@ -215,9 +215,9 @@ class Tressette(Game[TressetteState]):
                 "declaration_window",
                 "seed",
                 _(
-                    "seed: until one's own card to trick 2; end_of_first_trick: after trick 1, before trick 2 "
-                    "is led, trick-1 cards still counting; first_three_tricks: until one's own card to "
-                    "trick 3."
+                    "seed: until one's own card to trick 2; end_of_first_trick: after trick 1, "
+                    "before trick 2 is led, trick-1 cards still counting; first_three_tricks: "
+                    "until one's own card to trick 3."
                 ),
                 choices=("seed", "end_of_first_trick", "first_three_tricks"),
             ),
@@ -239,8 +239,8 @@ class Tressette(Game[TressetteState]):
                 "chiamarsi_fuori",
                 False,
                 _(
-                    "A side may call itself out during a deal (Call 'fuori'): right, it wins the match at once; "
-                    "wrong, it loses it. Points format only."
+                    "A side may call itself out during a deal (Call 'fuori'): right, it wins the match "
+                    "at once; wrong, it loses it. Points format only."
                 ),
                 kind=bool,
             ),
