@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -79,7 +81,39 @@ def _name_of(request: Any) -> str | None:
     return name if isinstance(name, str) and name else None
 
 
-class LoginAddressThrottle(SimpleRateThrottle):
+@contextmanager
+def _counting(cache: Any, key: str, *, wait: float = 2.0) -> Iterator[None]:
+    """One process at a time reads and writes the count under ``key``: a lock entry beside it, taken with
+    ``cache.add`` (atomic in every cache backend: an insert on its primary key in the database cache, SET NX
+    in Redis). A lock left by a process that died expires in seconds; one held longer than ``wait`` is not
+    waited for (the attempt is counted all the same: a sign-in is never refused for a lock)."""
+    lock = f"{key}:counting"
+    deadline = time.monotonic() + wait
+    held = cache.add(lock, 1, timeout=5)
+    while not held and time.monotonic() < deadline:
+        time.sleep(0.005)
+        held = cache.add(lock, 1, timeout=5)
+    try:
+        yield
+    finally:
+        if held:
+            cache.delete(lock)
+
+
+class CountedAcrossProcesses(SimpleRateThrottle):
+    """DRF's throttle reads the attempts, adds one and writes them back: two server processes counting
+    at once would each write their own list and one attempt would be lost. Here the read and the write
+    are one step (:func:`_counting`)."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        key = self.get_cache_key(request, view) if self.rate is not None else None
+        if key is None:
+            return super().allow_request(request, view)
+        with _counting(self.cache, key):
+            return super().allow_request(request, view)
+
+
+class LoginAddressThrottle(CountedAcrossProcesses):
     """Sign-ins and token requests from one address (the ``login`` rate)."""
 
     scope = "login"
@@ -91,7 +125,7 @@ class LoginAddressThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class LoginNameThrottle(SimpleRateThrottle):
+class LoginNameThrottle(CountedAcrossProcesses):
     """Sign-ins and token requests for one user name, wherever they come from (the ``login_name``
     rate): a password guessed from many addresses is slowed down as much as from one."""
 
