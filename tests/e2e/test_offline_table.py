@@ -54,9 +54,7 @@ def _pending(page: Any) -> int:
 
 def _ready_offline(page: Any) -> None:
     """Wait until the service worker controls the page and keeps it, as a scorer's first visit does."""
-    page.wait_for_function(
-        "() => navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready", timeout=TIMEOUT
-    )
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=TIMEOUT)
     page.wait_for_function(
         "async () => { const c = await caches.open('segnapunti-table-v1');"
         " return !!(await c.match(location.pathname, {ignoreVary: true})); }",
