@@ -403,11 +403,7 @@ def _table(
         "card_langs": LANGUAGES,
         "now": now,
         "state": state,
-        "phase": words.word(words.PHASES, state["phase"]),
-        "seats": display.seats_around(state, voice, match.direction),
-        "trick": display.trick_view(state.get("trick"), voice),
-        "last_trick": display.trick_view(state.get("last_trick"), voice),
-        "game_state": display.table_facts(state.get("game_state") or {}, voice),
+        **_felt(state, voice, match.direction),
         "moves": display.move_log(now, voice),
         "result": display.result_view(now.get("result"), voice),
         "can_record": can_record,
@@ -492,15 +488,11 @@ def hand_replay_page(request: HttpRequest, match_id: int, number: int) -> HttpRe
             "title": display.game_title(hand.match.game),
             "at": at,
             "state": state,
-            "phase": words.word(words.PHASES, state["phase"]),
             "step": step,
             "steps": at["steps"],
             "prev": step - 1 if step > 0 else None,
             "next": step + 1 if step < at["steps"] else None,
-            "seats": display.seats_around(state, voice, hand.match.direction),
-            "trick": display.trick_view(state.get("trick"), voice),
-            "last_trick": display.trick_view(state.get("last_trick"), voice),
-            "game_state": display.table_facts(state.get("game_state") or {}, voice),
+            **_felt(state, voice, hand.match.direction),
             "moves": log,
             "legal": display.legal_by_seat(state, voice),
             "rulings": [display.ruling_view(r, numbers, voice) for r in at["rulings"]],
@@ -537,7 +529,6 @@ def _claim_line_page(request: HttpRequest, hand: Hand) -> HttpResponse:
             "title": display.game_title(hand.match.game),
             "at": at,
             "state": state,
-            "phase": words.word(words.PHASES, state["phase"]),
             "step": at["step"],
             "steps": at["steps"],
             "line": line,
@@ -545,10 +536,7 @@ def _claim_line_page(request: HttpRequest, hand: Hand) -> HttpResponse:
             "line_steps": at["line_steps"],
             "prev": played - 1 if played > 0 else None,
             "next": played + 1 if played < at["line_steps"] else None,
-            "seats": display.seats_around(state, voice, hand.match.direction),
-            "trick": display.trick_view(state.get("trick"), voice),
-            "last_trick": display.trick_view(state.get("last_trick"), voice),
-            "game_state": display.table_facts(state.get("game_state") or {}, voice),
+            **_felt(state, voice, hand.match.direction),
             "moves": recorded,
             "legal": display.legal_by_seat(state, voice),
             "rulings": [display.ruling_view(r, numbers, voice) for r in at["rulings"]],
@@ -677,6 +665,18 @@ def _first_error(form: Any) -> str:
 
 
 CARD_LANGUAGE = "card_language"
+
+
+def _felt(state: Mapping[str, Any], voice: Voice, direction: str) -> dict[str, Any]:
+    """What the table shows of a hand's state, the same on the table page and in the replay viewer: the
+    phase, the seats around the felt, the trick and the last one, the game's own facts."""
+    return {
+        "phase": words.word(words.PHASES, state["phase"]),
+        "seats": display.seats_around(state, voice, direction),
+        "trick": display.trick_view(state.get("trick"), voice),
+        "last_trick": display.trick_view(state.get("last_trick"), voice),
+        "game_state": display.table_facts(state.get("game_state") or {}, voice),
+    }
 
 
 def _voice(request: HttpRequest, match: Match, seats: Sequence[str] | None = None) -> Voice:
