@@ -6,8 +6,10 @@ each ``.po`` file whose ``.mo`` is missing or older, with Babel: no system tool 
 
 ``python -m segnapunti.catalogues tidy`` (run by ``make messages``) gives each new ``.po`` file its
 language in the header and clears the header's "fuzzy" mark (a compiler skips a catalogue whose header
-is fuzzy), and gives every entry of the English catalogue its source text: the source strings are
-English, so English is complete by construction (a wording is changed in the source).
+is fuzzy), gives every entry of the English catalogue its source text (the source strings are
+English, so English is complete by construction: a wording is changed in the source), and writes every
+catalogue in one form (:func:`save`), so that gathering the strings again changes no file whose
+entries did not change.
 ``python -m segnapunti.catalogues check`` prints what is missing, the same check the test suite runs.
 For translators: ``… todo LANG`` prints the entries of that language still to translate as a JSON list
 (source text, context, plural, and an empty translation), and ``… fill LANG FILE.json`` writes the
@@ -16,6 +18,7 @@ translations of such a list into the catalogues that hold those entries.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
@@ -118,37 +121,43 @@ def compile_stale() -> list[Path]:
 
 
 def tidy(path: Path) -> bool:
-    """Language in the header, no fuzzy header; English entries filled with their source. True if changed."""
+    """Language in the header, no fuzzy header, English entries filled with their source, and the file
+    in its one kept form (:func:`save`). True if the file changed."""
     text = path.read_text(encoding="utf-8")
     lang = language_of(path)
     new = re.sub(r'\A((?:#[^\n]*\n)*?)#, fuzzy\n(msgid "")', r"\1\2", text, count=1)
     new = new.replace('"Language: \\n"', f'"Language: {lang}\\n"', 1)
-    if new != text:
-        path.write_text(new, encoding="utf-8")
+    catalog = read_po(io.BytesIO(new.encode("utf-8")), locale=lang)
     if lang == SOURCE_LANGUAGE:
-        return _english_from_source(path) or new != text
-    return new != text
+        _english_from_source(catalog)
+    save(path, catalog)
+    return path.read_text(encoding="utf-8") != text
 
 
-def _english_from_source(path: Path) -> bool:
+def _english_from_source(catalog: Catalog) -> None:
     """Every English entry says its source text (a fuzzy guess of ``makemessages`` included): the source
     is English, and a wording is changed there."""
-    catalog = load(path)
-    changed = False
     for message in catalog:
         if not message.id:
             continue
-        wanted: str | tuple[str, ...] = (
-            tuple(message.id) if isinstance(message.id, tuple | list) else message.id
-        )
-        if message.string != wanted or message.fuzzy:
-            message.string = wanted
-            message.flags.discard("fuzzy")
-            changed = True
-    if changed:
-        with path.open("wb") as f:
-            write_po(f, catalog, width=0, no_location=True)
-    return changed
+        message.string = tuple(message.id) if isinstance(message.id, tuple | list) else message.id
+        message.flags.discard("fuzzy")
+
+
+# The header's creation date changes on every ``makemessages``; nothing reads it.
+_CREATED = re.compile(r'^"POT-Creation-Date: [^"\n]*"\n', re.MULTILINE)
+
+
+def save(path: Path, catalog: Catalog) -> None:
+    """Write a catalogue in the one form the repository keeps, whoever wrote it last (``makemessages``,
+    :func:`tidy` or :func:`fill`): Babel's layout, and no creation date. A catalogue's file then changes
+    only when its entries do, and two branches that each gathered their strings merge without clashing
+    headers."""
+    out = io.BytesIO()
+    write_po(out, catalog, width=0, no_location=True)
+    text = _CREATED.sub("", out.getvalue().decode("utf-8"))
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
 
 
 def _key(message: Message) -> tuple[str | None, str]:
@@ -201,8 +210,7 @@ def fill(language: str, entries: list[dict[str, Any]]) -> int:
             changed = True
             written += 1
         if changed:
-            with path.open("wb") as f:
-                write_po(f, catalog, width=0, no_location=True)
+            save(path, catalog)
     return written
 
 

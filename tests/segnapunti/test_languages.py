@@ -123,6 +123,41 @@ def test_tidy_gives_english_its_source_and_clears_the_fuzzy_header(tmp_path: Pat
     assert 'msgid "Round"\nmsgstr "Round"\n' in text  # English says its source, whatever was there
 
 
+def _as_makemessages_writes_it(created: str, translation: str) -> str:
+    """A French catalogue in the form ``makemessages`` gives it: gettext's header order and date."""
+    return (
+        '# SOME DESCRIPTIVE TITLE.\n#, fuzzy\nmsgid ""\nmsgstr ""\n'
+        '"Project-Id-Version: PACKAGE VERSION\\n"\n'
+        f'"POT-Creation-Date: {created}\\n"\n'
+        '"Language-Team: LANGUAGE <LL@li.org>\\n"\n"Language: \\n"\n'
+        '"Content-Type: text/plain; charset=UTF-8\\n"\n'
+        '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
+        '#, python-brace-format\nmsgid "Hand {number}"\n'
+        f'msgstr "{translation}"\n'
+    )
+
+
+def test_gathering_the_strings_again_changes_no_catalogue_whose_entries_did_not_change(
+    tmp_path: Path,
+) -> None:
+    po = _catalogue(tmp_path, "fr", _as_makemessages_writes_it("2026-11-26 08:03+0100", "Donne {number}"))
+    assert catalogues.tidy(po) is True
+    kept = po.read_text(encoding="utf-8")
+    assert "POT-Creation-Date" not in kept
+    assert '"Language: fr\\n"' in kept and "#, fuzzy" not in kept
+
+    # The next run of makemessages: a new date, gettext's layout again, the same entries.
+    po.write_text(_as_makemessages_writes_it("2026-11-27 10:22+0100", "Donne {number}"), encoding="utf-8")
+    catalogues.tidy(po)
+    assert po.read_text(encoding="utf-8") == kept
+    assert catalogues.tidy(po) is False  # and tidying the kept form changes nothing
+
+    # An entry that did change does show.
+    po.write_text(_as_makemessages_writes_it("2026-11-28 09:00+0100", "Main {number}"), encoding="utf-8")
+    catalogues.tidy(po)
+    assert po.read_text(encoding="utf-8") == kept.replace("Donne {number}", "Main {number}")
+
+
 def test_a_translator_s_list_goes_back_into_the_catalogue(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
