@@ -31,6 +31,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -266,6 +268,47 @@ def wait_until_up(port: int, server: subprocess.Popen[bytes], log: Path) -> None
     raise SystemExit("make serve did not start")
 
 
+@contextmanager
+def make_serve(extra_env: dict[str, str] | None = None) -> Iterator[tuple[int, str, int]]:
+    """``make serve`` itself (the same migrations, static files, nginx and gunicorn settings as
+    production) on the current database, on a free port, with ``extra_env`` added to its environment.
+    Yields the port, what it said while starting, and its session (the process group of its processes,
+    for counting their processor time); stops it, whatever happens, on leaving."""
+    connections.close_all()
+    port = free_port()
+    run_dir = tempfile.mkdtemp(prefix="bench-serve-")
+    os.chmod(run_dir, 0o755)  # nginx's workers reach their buffers there
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DEBUG": "false",
+        "BIND": f"127.0.0.1:{port}",
+        "RUN_DIR": run_dir,
+        **(extra_env or {}),
+    }
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    log_path = Path(run_dir) / "serve.log"
+    server = None
+    try:
+        with log_path.open("wb") as log:
+            server = subprocess.Popen(
+                ["make", "--no-print-directory", "serve"],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            wait_until_up(port, server, log_path)
+            yield port, log_path.read_text(), server.pid
+    finally:
+        if server is not None:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=60)
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tables", default="1,4,32", help="how many tables record at once, in turn")
@@ -277,7 +320,6 @@ def main() -> None:
     if connection.vendor != "postgresql":
         print("note: the targets are for PostgreSQL; this runs on", connection.vendor)
     db_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
-    server = None
     try:
         club = Club.objects.create(name="Bench club")
         from django.contrib.auth.models import User
@@ -286,57 +328,28 @@ def main() -> None:
         Membership.objects.create(club=club, user=scorer, role=Membership.Role.DIRECTOR)
         token = Token.objects.create(user=scorer).key
         players = [Player.objects.create(club=club, name=f"Player {i}") for i in range(8)]
-        port = free_port()
-        db = connection.settings_dict
-        run_dir = tempfile.mkdtemp(prefix="bench-serve-")
-        os.chmod(run_dir, 0o755)  # nginx's workers reach their buffers there
-        env = {
-            **os.environ,
-            "DATABASE_URL": database_url(db),
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "DEBUG": "false",
-            "BIND": f"127.0.0.1:{port}",
-            "RUN_DIR": run_dir,
+        sizes = {
+            "WEB_CONCURRENCY": args.workers,
+            "WEB_THREADS": args.threads,
+            "GUNICORN_CMD_ARGS": args.gunicorn_args,
         }
-        env.pop("DJANGO_SETTINGS_MODULE", None)
-        if args.workers:
-            env["WEB_CONCURRENCY"] = str(args.workers)
-        if args.threads:
-            env["WEB_THREADS"] = str(args.threads)
-        if args.gunicorn_args:
-            env["GUNICORN_CMD_ARGS"] = args.gunicorn_args
-        log = open(Path(run_dir) / "serve.log", "wb")  # noqa: SIM115 - open while the server runs
-        # make serve itself: the same migrations, static files, nginx and gunicorn settings as production.
-        server = subprocess.Popen(
-            ["make", "--no-print-directory", "serve"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        wait_until_up(port, server, Path(run_dir) / "serve.log")
-        said = (Path(run_dir) / "serve.log").read_text()
-        kinds = [line.split("Using worker: ")[1] for line in said.splitlines() if "Using worker" in line]
-        kind = kinds[0] if kinds else "?"
-        proxy = "nginx in front" if "nginx is not installed" not in said else "NO nginx (not installed)"
-        named = ("WEB_CONCURRENCY", "WEB_THREADS", "GUNICORN_CMD_ARGS")
-        sizing = " ".join(f"{name}={env[name]}" for name in named if name in env) or "its defaults"
-        print(f"make serve ({proxy}; gunicorn worker {kind}; {sizing}), {connection.vendor}")
-        print(f"{GAME}, {args.seconds:g} s a load; load average before: {load_average()}")
-        print(
-            f"{'tables':>6} {'moves':>8} {'moves/s':>10} {'median ms':>10} {'p99 ms':>10}"
-            f" {'lock held':>10} {'ms/move':>10} {'2+ in row':>9} {'samples':>8}"
-        )
-        for tables in (int(t) for t in args.tables.split(",")):
-            line = run_load(port, token, club, players, tables, args.seconds, database_url(db), server.pid)
-            print(line, flush=True)
-        print(f"load average after: {load_average()}")
+        extra = {name: str(value) for name, value in sizes.items() if value}
+        with make_serve(extra) as (port, said, session):
+            kinds = [line.split("Using worker: ")[1] for line in said.splitlines() if "Using worker" in line]
+            kind = kinds[0] if kinds else "?"
+            proxy = "nginx in front" if "nginx is not installed" not in said else "NO nginx (not installed)"
+            sizing = " ".join(f"{name}={value}" for name, value in extra.items()) or "its defaults"
+            print(f"make serve ({proxy}; gunicorn worker {kind}; {sizing}), {connection.vendor}")
+            print(f"{GAME}, {args.seconds:g} s a load; load average before: {load_average()}")
+            print(
+                f"{'tables':>6} {'moves':>8} {'moves/s':>10} {'median ms':>10} {'p99 ms':>10}"
+                f" {'lock held':>10} {'ms/move':>10} {'2+ in row':>9} {'samples':>8}"
+            )
+            db_url = database_url(connection.settings_dict)
+            for tables in (int(t) for t in args.tables.split(",")):
+                print(run_load(port, token, club, players, tables, args.seconds, db_url, session), flush=True)
+            print(f"load average after: {load_average()}")
     finally:
-        if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=60)
-            shutil.rmtree(run_dir, ignore_errors=True)
         connections.close_all()
         connection.creation.destroy_test_db(db_name, verbosity=0)
 

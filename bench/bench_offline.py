@@ -26,14 +26,9 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import random
-import shutil
-import signal
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -43,11 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_http import (  # noqa: E402  (sets Django up)
     GAME,
-    ROOT,
-    database_url,
-    free_port,
     load_average,
-    wait_until_up,
+    make_serve,
 )
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection, connections  # noqa: E402
@@ -214,8 +206,6 @@ def main() -> None:
         print("note: the target is for PostgreSQL; this runs on", connection.vendor)
     queues = [offline_hour(seed, args.moves) for seed in range(args.tables)]
     db_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
-    server = None
-    run_dir = tempfile.mkdtemp(prefix="bench-offline-")
     try:
         club = Club.objects.create(name="Bench club")
         director = User.objects.create(username="bench-director")
@@ -226,81 +216,59 @@ def main() -> None:
             match_create(club=club, game=GAME, seats=players[i % 3 : i % 3 + 4], options={"target": 10000})
             for i in range(args.tables)
         ]
-        connections.close_all()
-        port = free_port()
-        os.chmod(run_dir, 0o755)
-        env = {
-            **os.environ,
-            "DATABASE_URL": database_url(connection.settings_dict),
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "DEBUG": "false",
-            "BIND": f"127.0.0.1:{port}",
-            "RUN_DIR": run_dir,
-        }
-        env.pop("DJANGO_SETTINGS_MODULE", None)
-        log = open(Path(run_dir) / "serve.log", "wb")  # noqa: SIM115 - open while the server runs
-        server = subprocess.Popen(
-            ["make", "--no-print-directory", "serve"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        wait_until_up(port, server, Path(run_dir) / "serve.log")
-        said = (Path(run_dir) / "serve.log").read_text()
-        proxy = "nginx in front" if "nginx is not installed" not in said else "NO nginx"
-        total = sum(len(h) for q in queues for h in q)
-        how = "one request a move (moves/)" if args.per_move else "a hand's queue a request (moves/queue/)"
-        print(
-            f"make serve ({proxy}), {connection.vendor}; {how}; {args.tables} tables, {total} moves queued "
-            f"({args.moves} a table), answers lost: every {args.lose_every or '-'}th request"
-        )
-        print(f"load average before: {load_average()}")
-        go = threading.Event()
-        workers = [
-            Queue(port, token, m.pk, i, queues[i], args.lose_every, go, args.per_move)
-            for i, m in enumerate(matches)
-        ]
-        for w in workers:
-            w.start()
-        started = time.perf_counter()
-        go.set()
-        for w in workers:
-            w.join()
-        wall = time.perf_counter() - started
-        print(f"load average after: {load_average()}")
-        errors = [e for w in workers for e in w.errors]
-        for e in errors[:5]:
-            print("ERROR", e[:300])
-        lost = duplicated = reordered = 0
-        for w, m in zip(workers, matches, strict=True):
-            a, b, c = check_log(m.pk, queues[w.table])
-            lost, duplicated, reordered = lost + a, duplicated + b, reordered + c
-        latencies = [x for w in workers for x in w.latencies]
-        slowest = max(w.elapsed for w in workers)
-        print(
-            f"sent {sum(w.sent for w in workers)} moves in {wall:.1f} s ({total / wall:.0f} moves/s); "
-            f"requests {sum(w.requests for w in workers)}, resent {sum(w.resent for w in workers)}"
-        )
-        if latencies:
-            print(
-                f"a request: median {statistics.median(latencies) * 1000:.1f} ms, "
-                f"p99 {statistics.quantiles(latencies, n=100)[98] * 1000:.1f} ms"
+        with make_serve() as (port, said, _session):
+            proxy = "nginx in front" if "nginx is not installed" not in said else "NO nginx"
+            total = sum(len(h) for q in queues for h in q)
+            how = (
+                "one request a move (moves/)" if args.per_move else "a hand's queue a request (moves/queue/)"
             )
-        print(
-            f"each queue sent in: fastest {min(w.elapsed for w in workers):.1f} s, slowest {slowest:.1f} s "
-            f"(target {TARGET_S:.0f} s: {'met' if slowest <= TARGET_S and not errors else 'NOT met'})"
-        )
-        print(
-            f"log check: {lost} lost, {duplicated} duplicated, {reordered} hands reordered "
-            f"({'clean' if not (lost or duplicated or reordered) else 'NOT clean'})"
-        )
+            print(
+                f"make serve ({proxy}), {connection.vendor}; {how}; {args.tables} tables, "
+                f"{total} moves queued ({args.moves} a table), "
+                f"answers lost: every {args.lose_every or '-'}th request"
+            )
+            print(f"load average before: {load_average()}")
+            go = threading.Event()
+            workers = [
+                Queue(port, token, m.pk, i, queues[i], args.lose_every, go, args.per_move)
+                for i, m in enumerate(matches)
+            ]
+            for w in workers:
+                w.start()
+            started = time.perf_counter()
+            go.set()
+            for w in workers:
+                w.join()
+            wall = time.perf_counter() - started
+            print(f"load average after: {load_average()}")
+            errors = [e for w in workers for e in w.errors]
+            for e in errors[:5]:
+                print("ERROR", e[:300])
+            lost = duplicated = reordered = 0
+            for w, m in zip(workers, matches, strict=True):
+                a, b, c = check_log(m.pk, queues[w.table])
+                lost, duplicated, reordered = lost + a, duplicated + b, reordered + c
+            latencies = [x for w in workers for x in w.latencies]
+            slowest = max(w.elapsed for w in workers)
+            print(
+                f"sent {sum(w.sent for w in workers)} moves in {wall:.1f} s ({total / wall:.0f} moves/s); "
+                f"requests {sum(w.requests for w in workers)}, resent {sum(w.resent for w in workers)}"
+            )
+            if latencies:
+                print(
+                    f"a request: median {statistics.median(latencies) * 1000:.1f} ms, "
+                    f"p99 {statistics.quantiles(latencies, n=100)[98] * 1000:.1f} ms"
+                )
+            print(
+                f"each queue sent in: fastest {min(w.elapsed for w in workers):.1f} s, "
+                f"slowest {slowest:.1f} s "
+                f"(target {TARGET_S:.0f} s: {'met' if slowest <= TARGET_S and not errors else 'NOT met'})"
+            )
+            print(
+                f"log check: {lost} lost, {duplicated} duplicated, {reordered} hands reordered "
+                f"({'clean' if not (lost or duplicated or reordered) else 'NOT clean'})"
+            )
     finally:
-        if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=60)
-        shutil.rmtree(run_dir, ignore_errors=True)
         connections.close_all()
         connection.creation.destroy_test_db(db_name, verbosity=0)
 
