@@ -22,13 +22,8 @@ import http.client
 import json
 import os
 import random
-import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -55,18 +50,13 @@ from scoring.log.store import APPEND_LOCK_KEY  # noqa: E402
 from scoring.rules import get_game, move_to_dict  # noqa: E402
 from scoring.rules.moves import Move  # noqa: E402
 from scoring.services import match_create  # noqa: E402
+from tests.segnapunti.served import served  # noqa: E402
 
 GAME = "tressette"
 
 
 def database_url(db: dict[str, Any]) -> str:
     return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Client:
@@ -253,60 +243,20 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def wait_until_up(port: int, server: subprocess.Popen[bytes], log: Path) -> None:
-    for _ in range(1200):
-        if server.poll() is not None:
-            raise SystemExit(f"make serve stopped:\n{log.read_text()[-3000:]}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/")
-            if conn.getresponse().status == 200:
-                return
-        except (OSError, http.client.HTTPException):
-            pass
-        time.sleep(0.1)
-    raise SystemExit("make serve did not start")
-
-
 @contextmanager
 def make_serve(extra_env: dict[str, str] | None = None) -> Iterator[tuple[int, str, int]]:
     """``make serve`` itself (the same migrations, static files, nginx and gunicorn settings as
-    production) on the current database, on a free port, with ``extra_env`` added to its environment.
-    Yields the port, what it said while starting, and its session (the process group of its processes,
-    for counting their processor time); stops it, whatever happens, on leaving."""
-    connections.close_all()
-    port = free_port()
-    run_dir = tempfile.mkdtemp(prefix="bench-serve-")
-    os.chmod(run_dir, 0o755)  # nginx's workers reach their buffers there
+    production, HTTPS expected as in production) on the current database, as the tests start it
+    (``tests/segnapunti/served.py``), with ``extra_env`` added. Yields the port, what it said while
+    starting, and its session (the process group of its processes, for counting their processor time)."""
+    connections.close_all()  # the server migrates this database: nothing of ours may hold it
     env = {
-        **os.environ,
         "DATABASE_URL": database_url(connection.settings_dict),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "DEBUG": "false",
-        "BIND": f"127.0.0.1:{port}",
-        "RUN_DIR": run_dir,
+        "HTTPS": os.environ.get("HTTPS", "true"),
         **(extra_env or {}),
     }
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    log_path = Path(run_dir) / "serve.log"
-    server = None
-    try:
-        with log_path.open("wb") as log:
-            server = subprocess.Popen(
-                ["make", "--no-print-directory", "serve"],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-            wait_until_up(port, server, log_path)
-            yield port, log_path.read_text(), server.pid
-    finally:
-        if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=60)
-        shutil.rmtree(run_dir, ignore_errors=True)
+    with served(env) as site:
+        yield site.port, site.log.read_text(), site.pid
 
 
 def main() -> None:

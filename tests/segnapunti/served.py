@@ -36,6 +36,7 @@ class Served:
     port: int
     run_dir: Path
     log: Path
+    pid: int  # make's, the leader of the session all the served processes belong to
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
@@ -71,7 +72,7 @@ def served(env: Mapping[str, str] | None = None, timeout: float = 180.0) -> Iter
         )
     try:
         _wait_until_up(process, f"http://127.0.0.1:{port}/", timeout, log)
-        yield Served(port, run_dir, log)
+        yield Served(port, run_dir, log, process.pid)
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:
