@@ -28,14 +28,19 @@ function kept(request) {
 
 // The network's answer, kept for next time; when it fails, the copy kept. When it is slow (more than
 // NETWORK_MS) and there is a copy, the copy; without a copy, the network is waited for however long.
-function keptOrNetwork(request) {
+// The worker is held alive (waitUntil) until the copy is written: the browser may stop a worker once
+// its answer is given, and a copy not yet written would be lost with it.
+function keptOrNetwork(event) {
+  var request = event.request;
+  var written = Promise.resolve();
   var network = fetch(request).then(function (response) {
     if (response.ok && response.type === "basic") {
       var copy = response.clone();
-      caches.open(CACHE).then(function (cache) { return cache.put(request.url, copy); });
+      written = caches.open(CACHE).then(function (cache) { return cache.put(request.url, copy); });
     }
     return response;
   });
+  event.waitUntil(network.then(function () { return written; }).catch(function () { /* the copy kept stays */ }));
   var slow = new Promise(function (resolve) { setTimeout(resolve, NETWORK_MS); }).then(function () {
     return kept(request.url).then(function (hit) { return hit || network; });
   });
@@ -57,6 +62,6 @@ self.addEventListener("fetch", function (event) {
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) { return; }
   if (TABLE.test(url.pathname) || ASSETS.indexOf(url.pathname) >= 0) {
-    event.respondWith(keptOrNetwork(request));
+    event.respondWith(keptOrNetwork(event));
   }
 });

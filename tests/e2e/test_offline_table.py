@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -52,14 +53,26 @@ def _pending(page: Any) -> int:
     return int(page.locator("#table-root").get_attribute("data-pending") or 0)
 
 
+KEPT = (
+    "async () => { const c = await caches.open('segnapunti-table-v1');"
+    " return !!(await c.match(location.pathname, {ignoreVary: true})); }"
+)
+
+
+def _wait_kept(page: Any, timeout_ms: int = TIMEOUT) -> None:
+    """Wait until the page is in the service worker's cache. Asked with ``evaluate``, which awaits the
+    predicate's promise: ``wait_for_function`` does not, it takes the promise itself for a true answer at
+    once (the check it made here before waited for nothing)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(KEPT):
+        assert time.monotonic() < deadline, "the page was never kept in the service worker's cache"
+        page.wait_for_timeout(100)
+
+
 def _ready_offline(page: Any) -> None:
     """Wait until the service worker controls the page and keeps it, as a scorer's first visit does."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=TIMEOUT)
-    page.wait_for_function(
-        "async () => { const c = await caches.open('segnapunti-table-v1');"
-        " return !!(await c.match(location.pathname, {ignoreVary: true})); }",
-        timeout=TIMEOUT,
-    )
+    _wait_kept(page)
 
 
 def _tap(page: Any, move: Move | dict[str, Any]) -> None:
@@ -123,6 +136,35 @@ def test_a_whole_hand_recorded_offline_with_a_reload_then_sent(signed_in: Callab
     online_sheet = match_sheet(Match.objects.get(pk=online_match["id"]))
     assert offline_sheet["rows"] == online_sheet["rows"]
     assert offline_sheet["totals"] == online_sheet["totals"]
+
+
+def test_a_page_whose_keeping_failed_is_kept_later_and_opens_offline(signed_in: Callable[..., Any]) -> None:
+    """A first visit's page is kept by a request of its own once the worker is ready. When that request
+    fails (the network went in that moment), the page asks again a few seconds later: it must not stay
+    out of the cache, or a reload offline shows the browser's error page."""
+    people = make_people()
+    match, _hand, _moves = _cards_only_hand(people)
+    page = signed_in(people.scorer)
+    url = f"/matches/{match['id']}/hands/1/"
+    failed: list[str] = []
+
+    def first_keeping_fails(route: Any) -> None:
+        if not route.request.is_navigation_request() and not failed:
+            failed.append(route.request.url)  # the page's request for itself (or the worker's, for it)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.context.route(re.compile(r".*/matches/\d+/hands/\d+/$"), first_keeping_fails)
+    page.goto(url)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=TIMEOUT)
+    _wait_kept(page, timeout_ms=15_000)  # asked again every 3 s
+    assert failed, "the first request to keep the page was not seen"
+
+    page.context.set_offline(True)
+    reloaded = page.reload()
+    assert reloaded is not None and reloaded.from_service_worker
+    page.locator("#table-root").wait_for(timeout=TIMEOUT)
 
 
 def test_a_network_that_drops_and_returns_every_few_moves(signed_in: Callable[..., Any]) -> None:

@@ -535,18 +535,33 @@
     }).then(refreshList);
   }
 
+  // The page itself, in the worker's cache, so that it opens without a network. The worker keeps each
+  // table page it fetches, but a first visit's page came before the worker took over: the page asks for
+  // itself once more. That request can fail (the network went in that moment), so it is not tried just
+  // once: each round (when the network comes back, every few seconds) looks for the page in the cache
+  // and asks again until it is there. Asked once only, a failure left the page out until the worker
+  // next fetched it, and a reload offline in between found nothing (the browser's error page).
+  var worker = false;     // a service worker is ready for this page
+  var pageKept = false;   // the page is in the worker's cache
+  var keeping = null;
+  function keepPage() {
+    if (keeping) { return keeping; }
+    if (!worker || pageKept || !navigator.onLine || !window.caches) { return Promise.resolve(); }
+    var here = location.pathname + location.search;
+    keeping = caches.open(CACHE).then(function (cache) {
+      return cache.match(here, { ignoreVary: true }).then(function (hit) { return hit || cache.add(here); });
+    }).then(function () { pageKept = true; }, function () { /* no network now: the next round asks again */ })
+      .then(function () { keeping = null; });
+    return keeping;
+  }
+
   function start() {
     if (!root() || !window.indexedDB) { return; }
     adopt().then(function () { if (list.length) { sync(); } });
     if ("serviceWorker" in navigator && root().dataset.serviceWorker) {
       navigator.serviceWorker.register(root().dataset.serviceWorker, { scope: root().dataset.serviceWorkerScope })
         .then(function () { return navigator.serviceWorker.ready; })
-        .then(function () {
-          // The page itself, kept now: the worker only sees the pages opened after it took over.
-          if (navigator.onLine && window.caches) {
-            return caches.open(CACHE).then(function (cache) { return cache.add(location.pathname + location.search); });
-          }
-        })
+        .then(function () { worker = true; return keepPage(); })
         .catch(function () { /* no worker (a private window, http): the page still works online */ });
     }
     document.addEventListener("click", function (event) {
@@ -567,8 +582,8 @@
       try { tap(JSON.parse(button.value)); } catch (e) { /* not a move: nothing to queue */ }
     }, true);
     document.addEventListener("table:swapped", function () { adopt().then(render); });
-    window.addEventListener("online", function () { sync(); });
-    window.setInterval(function () { if (list.length) { sync(); } }, SYNC_MS);
+    window.addEventListener("online", function () { sync(); keepPage(); });
+    window.setInterval(function () { if (list.length) { sync(); } keepPage(); }, SYNC_MS);
     window.segnapuntiOffline = {
       pending: function () { return list.length; },
       sending: function () { return sending; },
