@@ -196,6 +196,9 @@ class Barbu(Game[BarbuState]):
     seat_counts = (SEATS,)
     ruleset = RULESET
     score_unit = "points"
+    # Who deals next (a recorded hand says who dealt it) and the doubling that has one value. Every other
+    # option changes the contracts, what may be played or when a hand ends.
+    score_only_options = frozenset({"dealer_rotation", "doubling"})
 
     # ---- the hand's set-up ----------------------------------------------------------------------
     def spec(self, state: BarbuState) -> ContractSpec:
