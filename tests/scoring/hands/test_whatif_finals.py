@@ -1,0 +1,207 @@
+"""A what-if that changes only score-only options scores the hands' earlier folds again instead of
+playing them card by card (scoring.hands.whatif.fold_reusing): it must give exactly what the full fold
+gives, which stays the reference. And each game's declaration must hold: under score-only options the
+same moves make the same finished states, but for the options and the context scoring reads."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.hands.fold import Entry, MoveEntry, RulingEntry, Setup
+from scoring.hands.fold import fold as fold_hand
+from scoring.hands.match import own_results
+from scoring.hands.records import export_match
+from scoring.hands.whatif import Final, LoggedHand, _hands, fold, fold_reusing
+from scoring.rules import HandResult, game_names, get_game
+from scoring.rules.core import HandState
+from scoring.rules.moves import Call, Move, PlayCard
+from tests.scoring.hands.test_whatif import random_options
+from tests.scoring.rules.playout import examples, play_random
+
+
+def random_match(name: str, rng: random.Random, hands: int, options: dict[str, Any]) -> dict[str, Any]:
+    """A match record of `hands` random legal hands, each with its match context; where a Tressette
+    table lets a side call itself out, now and then a player does (random play never calls)."""
+    game = get_game(name)
+    seats = rng.choice(game.seat_counts)
+    values = game.ruleset.validate(options)
+    calls = name == "tressette" and bool(game.play_context(values, {"totals": []}))
+
+    def choose(state: HandState, legal: list[Move]) -> Move:
+        if calls and state.phase == "play" and rng.random() < 0.04:
+            return Call(seat=rng.randrange(state.seats), call="fuori")
+        return rng.choice(legal)
+
+    results: list[HandResult] = []
+    played = []
+    dealer = rng.randrange(seats)
+    for _ in range(hands):
+        context = game.match_context(values, seats, results)
+        out = play_random(
+            game, rng, seats=seats, dealer=dealer, options=options, context=context, choose=choose
+        )
+        result = game.result(out.final)
+        results.append(result)
+        played.append((dealer, [MoveEntry(i, m) for i, m in enumerate(out.moves)]))
+        dealer = game.next_dealer(values, seats, dealer, result)
+    return export_match(name, options, [f"P{i}" for i in range(seats)], "anticlockwise", played)
+
+
+def score_only_values(name: str, values: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Some of the score-only options under `values`, each set to a random value it can take."""
+    game = get_game(name)
+    out: dict[str, Any] = {}
+    for option_name in sorted(game.score_only(values)):
+        option = game.ruleset.by_name[option_name]
+        if rng.random() < 0.3:
+            continue
+        if option.choices is not None:
+            out[option_name] = rng.choice(option.choices)
+        elif (option.kind or type(option.default)) is bool:
+            out[option_name] = rng.random() < 0.5
+        elif option.nullable and rng.random() < 0.3:
+            out[option_name] = None
+        else:
+            low = option.minimum if option.minimum is not None else 0
+            out[option_name] = rng.randint(low, low + 40)
+    return out
+
+
+def recorded_options(name: str, rng: random.Random) -> dict[str, Any]:
+    """The options a match is recorded with: some with a choice set at random, and some true-or-false
+    ones (Tressette's calls of "fuori" among them), but not ``strict`` (random play breaks rules)."""
+    game = get_game(name)
+    out = random_options(name, rng)
+    for option in game.ruleset.options:
+        if option.kind is bool and option.choices is None and option.name != "strict" and rng.random() < 0.5:
+            out[option.name] = rng.random() < 0.5
+    return out
+
+
+class Guarded(Sequence[Entry]):
+    """A hand's entries that count how often a fold reads them."""
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        self.entries, self.reads = list(entries), 0
+
+    def __len__(self) -> int:
+        self.reads += 1
+        return len(self.entries)
+
+    def __getitem__(self, index: Any) -> Any:
+        self.reads += 1
+        return self.entries[index]
+
+    def __iter__(self) -> Iterator[Entry]:
+        self.reads += 1
+        return iter(self.entries)
+
+
+def with_penalty(hands: list[LoggedHand], rng: random.Random, seats: int) -> list[LoggedHand]:
+    """The hands with a director's penalty on one card play of a random hand (a ruling the re-score
+    applies again), when it has one."""
+    i = rng.randrange(len(hands))
+    dealer, entries, where = hands[i]
+    plays = [e for e in entries if isinstance(e, MoveEntry) and isinstance(e.move, PlayCard)]
+    if not plays:
+        return hands
+    # Tressette's pairs (seats 0 and 2, 1 and 3) share their side's score: one number for partners.
+    even, odd = rng.randint(-3, 3), rng.randint(-3, 3)
+    scores = [odd if s % 2 else even for s in range(seats)]
+    ruling = RulingEntry(
+        max(e.position for e in entries) + 1,
+        (rng.choice(plays).position,),
+        "test.penalty",
+        "a penalty",
+        {"kind": "penalty", "scores": scores},
+    )
+    return [*hands[:i], (dealer, [*entries, ruling], where), *hands[i + 1 :]]
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(name=st.sampled_from(game_names()), seed=st.integers(0, 2**32 - 1), hands=st.integers(1, 4))
+def test_score_only_options_scored_again_give_exactly_the_full_fold(name: str, seed: int, hands: int) -> None:
+    rng = random.Random(seed)
+    game = get_game(name)
+    recorded = recorded_options(name, rng)
+    record = random_match(name, rng, hands, recorded)
+    game_name, options, seats, parsed = _hands(record)
+    if rng.random() < 0.5:
+        parsed = with_penalty(parsed, rng, len(seats))
+    values = game.ruleset.validate(options)
+    other = {**options, **score_only_values(name, values, rng)}
+    assert not game.play_changes(values, game.ruleset.validate(other))
+
+    recorded_side, finals = fold_reusing(game_name, options, seats, parsed, ())
+    assert recorded_side.refused is None
+    guarded = [(dealer, Guarded(entries), where) for dealer, entries, where in parsed]
+    fast, _ = fold_reusing(game_name, other, seats, guarded, finals)
+
+    assert fast == fold(game_name, other, seats, parsed)  # the full fold: the reference
+    assert recorded_side == fold(game_name, options, seats, parsed)
+    # The earlier folds did serve: no hand was played again, but those a claim ended and, where a call
+    # of "fuori" reads the sides' totals, those played on other totals.
+    plays_on_totals = game.play_context(values, {"totals": [0, 0]}) != {}
+    for (_, entries, _), final in zip(guarded, finals, strict=True):
+        assert final is not None
+        if not final.claimed and not plays_on_totals:
+            assert entries.reads == 0
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(name=st.sampled_from(game_names()), seed=st.integers(0, 2**32 - 1), hands=st.integers(1, 3))
+def test_each_games_score_only_options_leave_play_as_it_was(name: str, seed: int, hands: int) -> None:
+    # The declaration itself: hand by hand, the same moves folded under the other options reach the
+    # state the earlier fold reached, once its options and its context are the new ones (rescored).
+    rng = random.Random(seed)
+    game = get_game(name)
+    recorded = recorded_options(name, rng)
+    record = random_match(name, rng, hands, recorded)
+    game_name, options, seats, parsed = _hands(record)
+    values = game.ruleset.validate(options)
+    other = {**options, **score_only_values(name, values, rng)}
+    other_values = game.ruleset.validate(other)
+    results: list[HandResult] = []
+    for dealer, entries, _ in parsed:
+        before = game.match_context(values, len(seats), own_results(results))
+        after = game.match_context(other_values, len(seats), own_results(results))
+        kept = fold_hand(Setup(game_name, options, tuple(seats), dealer, before), entries)
+        again = fold_hand(Setup(game_name, other, tuple(seats), dealer, after), entries)
+        if Final.of(kept).serves(game, other_values, after):
+            assert again.states == tuple(game.rescored(s, other_values, after) for s in kept.states)
+            assert again.state == game.rescored(kept.state, other_values, after)
+        if kept.result is not None:
+            results.append(kept.result)
+
+
+@pytest.mark.parametrize(
+    ("name", "before", "after", "changes"),
+    [
+        ("barbu", {}, {"dealer_rotation": "seven_in_a_row"}, False),
+        ("barbu", {}, {"mp_trump_obligation": "must_trump"}, True),
+        ("barbu", {}, {"early_end": "never"}, True),
+        ("tressette", {}, {"rounding": "traditional"}, False),
+        ("tressette", {}, {"removed_four": "4S"}, True),
+        # With calls of "fuori", the call counts its sure points with the rounding.
+        ("tressette", {"chiamarsi_fuori": True}, {"chiamarsi_fuori": True, "rounding": "traditional"}, True),
+        ("tressette", {}, {"target": 21}, True),  # a call of "fuori" states the target
+        ("tarocchi", {}, {"fuggitivo_last_trick": "lost"}, False),
+        ("tarocchi", {}, {"must_overtrump": True}, True),
+        ("hombre_it", {}, {"stake": 3, "win_rule": "majority"}, False),
+        ("hombre_it", {}, {"n_matadors": 3}, True),
+        ("lhombre", {}, {"odd_chips": "integer", "start_chips": 0}, False),
+        ("lhombre", {}, {"espadille_force": True}, True),
+        ("lhombre", {}, {"strict": True}, True),
+    ],
+)
+def test_which_options_change_play(
+    name: str, before: dict[str, Any], after: dict[str, Any], changes: bool
+) -> None:
+    game = get_game(name)
+    assert game.play_changes(game.ruleset.validate(before), game.ruleset.validate(after)) is changes
