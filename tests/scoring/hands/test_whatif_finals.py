@@ -19,8 +19,11 @@ from scoring.hands.match import own_results
 from scoring.hands.records import export_match
 from scoring.hands.whatif import Final, LoggedHand, _hands, fold, fold_reusing
 from scoring.rules import HandResult, game_names, get_game
+from scoring.rules.claim_ruling import settlement
+from scoring.rules.claims import question, solve
 from scoring.rules.core import HandState
 from scoring.rules.moves import Call, Move, PlayCard
+from tests.scoring.hands.test_fold_settle_claim import CLAIM_GAMES, disputed, settle
 from tests.scoring.hands.test_whatif import random_options
 from tests.scoring.rules.playout import examples, play_random
 
@@ -205,3 +208,24 @@ def test_which_options_change_play(
 ) -> None:
     game = get_game(name)
     assert game.play_changes(game.ruleset.validate(before), game.ruleset.validate(after)) is changes
+
+
+@pytest.mark.parametrize("name", CLAIM_GAMES)
+@pytest.mark.parametrize("seed", range(2))
+def test_a_hand_a_claim_ended_is_played_again(name: str, seed: int) -> None:
+    # A claim is checked with the options (Tressette counts its points with the rounding): the hand's
+    # earlier fold is not scored again but the hand folded in full, here a claim a director settled.
+    setup, entries, state, claim, at = disputed(name, seed)
+    game = get_game(name)
+    settled = settlement(game, state, claim, solve(question(game, state, claim)))
+    assert settled is not None
+    log = [*entries, settle(len(entries) + 1, at, settled["rectification"]["line"])]
+    recorded, finals = fold_reusing(name, {}, setup.seats, [(0, log, "hands[0].")], ())
+    assert recorded.refused is None and finals[0] is not None and finals[0].claimed
+    other = score_only_values(name, game.ruleset.validate({}), random.Random(seed))
+    guarded = Guarded(log)
+
+    fast, _ = fold_reusing(name, other, setup.seats, [(0, guarded, "hands[0].")], finals)
+
+    assert guarded.reads > 0
+    assert fast == fold(name, other, setup.seats, [(0, log, "hands[0].")])
