@@ -90,12 +90,15 @@ class Final:
 
     def serves(self, game: Game[Any], values: Mapping[str, Any], context: Mapping[str, Any]) -> bool:
         """Whether the hand, folded under `values` and `context`, is this one scored again: no claim, no
-        option that changes play, the same context for play."""
+        option changed that play reads (score-only ones aside, and those this hand's play never read:
+        Barbù's options of other contracts), the same context for play."""
         state = self.state
+        before = state.options
+        free = game.score_only(before) | game.unread_options(state)
         return (
             not self.claimed
-            and not game.play_changes(state.options, values)
-            and game.play_context(values, context) == game.play_context(state.options, state.context)
+            and all(before.get(k) == values.get(k) for k in {*before, *values} - free)
+            and game.play_context(values, context) == game.play_context(before, state.context)
         )
 
     def result(

@@ -708,6 +708,12 @@ class Game(ABC, Generic[S]):
         score-only. Default: :attr:`score_only_options`."""
         return self.score_only_options
 
+    def unread_options(self, state: S) -> frozenset[str]:
+        """Options that play never read on its way to `state`, a hand's last state, given what the hand
+        became (Barbù: its contract and trump): the same moves make the same states under any of their
+        values. Default: none beyond the score-only ones."""
+        return frozenset()
+
     def play_changes(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
         """Whether play can go otherwise under the options `after` than under `before` (both validated):
         they differ in an option that is not score-only."""
