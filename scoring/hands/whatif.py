@@ -11,7 +11,8 @@ Where the recorded side comes from:
   options are folded; the recorded side is what is stored (``tests/scoring/test_whatif_stored.py``
   holds it to what folding the log under the recorded options gives).
 * a record file (:func:`rescore`): nothing says it was ever checked, so it is folded under its own
-  options first, and refused as :func:`~scoring.hands.records.check` refuses it if it cannot stand.
+  options first, and refused as :func:`~scoring.hands.records.check` refuses it if it cannot stand;
+  those folds then serve the other side where only the scoring changes (below).
 
 Under other options a recorded move may not stand (another deck, a card no longer in play, a call the
 other options do not have): the comparison then stops at that hand, and ``refused`` says at which hand
@@ -355,7 +356,7 @@ def rescore(data: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     # Options that are not the game's are refused before any fold (the recorded ones first).
     _values(game_name, recorded_options)
     _values(game_name, other_options)
-    recorded = fold(game_name, recorded_options, seats, hands)
+    recorded, finals = fold_reusing(game_name, recorded_options, seats, hands, ())
     if recorded.refused is not None:
         raise RecordError(
             recorded.refused["code"],
@@ -364,7 +365,8 @@ def rescore(data: Any, options: Mapping[str, Any]) -> dict[str, Any]:
             malformed=False,
             **recorded.refused["params"],
         )
-    other = fold(game_name, other_options, seats, hands)
+    # Each hand just folded serves the other side where only scoring changes (Final.serves).
+    other, _ = fold_reusing(game_name, other_options, seats, hands, finals)
     return compare(game_name, seats, recorded_options, other_options, recorded, other)
 
 
