@@ -257,4 +257,12 @@ def test_score_only_what_ifs_score_the_kept_folds_again_without_reading_the_log(
     play = {"strict": True} if not values["strict"] else {"strict": False}
     assert selectors.match_rescore(match, play) == rescore(record, play)
     assert reads == [match.hands.count()]
+    # The recording's kept folds (the fold cache, here filled by reading each hand) serve a first
+    # what-if as well.
+    whatif.forget()
+    for hand in match.hands.all():
+        selectors.hand_view(hand)
+    reads.clear()
+    assert selectors.match_rescore(match, first) == rescore(record, first)
+    assert reads == []
     whatif.forget()
