@@ -23,14 +23,17 @@ Options that change only the scoring
 ------------------------------------
 Each game declares which of its options are score-only (:meth:`~scoring.rules.core.Game.score_only`:
 read only once a hand is over, never by play, a claim or an early end) and which part of a hand's match
-context its play reads (:meth:`~scoring.rules.core.Game.play_context`). A hand already folded once
-(:class:`Final`: its last state and rulings) need not be played again card by card under options that
-differ from those it was folded with only in score-only ones, when the part of its new context that play
-reads is the one it was played with: its finished state is scored again under the new options
+context its play reads (:meth:`~scoring.rules.core.Game.play_context`); a game may also say which
+options a hand's play never read, given what the hand became (Barbù's options of the other contracts:
+:meth:`~scoring.rules.core.Game.unread_options`). A hand already folded once (:class:`Final`:
+its last state and rulings) need not be played again card by card under options that differ from those
+it was folded with only in score-only ones and ones it never read, when the part of its new context
+that play reads is the one it was played with: its finished state is scored again under the new options
 (:meth:`~scoring.rules.core.Game.rescored`, then its rulings). A hand whose end a claim shaped is always
 played again (a claim is checked with the options: Tressette counts its points with the rounding).
 Anything else is folded in full, which stays the reference: ``tests/scoring/hands/test_whatif_finals.py``
-holds the two to the same answer on random matches of every game and random score-only option sets.
+holds the two to the same answer on random matches of every game under random score-only option sets
+and random other options, and holds each game's declarations to the states the full fold makes.
 
 The folds are kept in this process (:func:`kept`, :func:`keep`: the last state of each hand, by stream
 and version, least recently used out), so a second what-if of the same match under score-only options is
