@@ -3,11 +3,13 @@ other options, and a league re-ranked under another precedence and re-scored und
 beside the league's rebuild.
 
 The matches are random legal play, imported into the database as a club imports a record file, and
-timed as the API and the compare page ask (the stored results beside one fold of the log), as they asked
-before issue 28's speed work (the match exported, parsed, folded twice) and as ``manage.py rescore``
-does with the file. The league is bench_standings.py's (one recorded round of Tarocchi copied round
-after round). All of it on a throwaway database next to the one DATABASE_URL names (use PostgreSQL: the
-targets are for it):
+timed as the API and the compare page ask (the stored results beside the what-if side), twice: "cold",
+with no fold of the match kept in the process (every hand folded from the log), and "kept", after one
+what-if of the match under its own options (the hands' kept folds scored again where the options differ
+only in score-only ones; folded again otherwise). Also as they asked before issue 28's speed work (the
+match exported, parsed, folded twice) and as ``manage.py rescore`` does with the file. The league is
+bench_standings.py's (one recorded round of Tarocchi copied round after round). All of it on a
+throwaway database next to the one DATABASE_URL names (use PostgreSQL: the targets are for it):
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_whatif.py
 
@@ -40,6 +42,7 @@ from django.db import connection  # noqa: E402
 from clubs.models import Club  # noqa: E402
 from common.batch import gc_paused  # noqa: E402
 from scoring import selectors, services  # noqa: E402
+from scoring.hands import foldcache, whatif  # noqa: E402
 from scoring.hands.fold import MoveEntry  # noqa: E402
 from scoring.hands.records import export_match  # noqa: E402
 from scoring.hands.whatif import rescore  # noqa: E402
@@ -48,28 +51,47 @@ from segnapunti.celery import app as celery_app  # noqa: E402
 from tournaments import projections  # noqa: E402
 from tournaments.whatif import standings_whatif  # noqa: E402
 
-# A match of each game, and the options it is re-scored under: the first changes no score and every hand
-# stands (the whole match is folded: the dearest case), the others change scores or play.
-MATCHES: dict[str, tuple[int, int, list[dict[str, Any]]]] = {
-    "barbu": (4, 28, [{}, {"mp_trump_obligation": "must_trump"}, {"early_end": "never"}]),
-    "tressette": (4, 12, [{}, {"rounding": "traditional"}]),
-    "tarocchi": (3, 12, [{}, {"fuggitivo_last_trick": "lost"}]),
-    "hombre_it": (3, 12, [{}, {"stake": 2}]),
-    "lhombre": (3, 12, [{}, {"odd_chips": "integer"}]),
+# A match of each game (seats, hands, the options it is recorded with), and the options it is re-scored
+# under: the first changes nothing (every hand stands); the others change only the scoring (score-only
+# options: Barbù's only one says who deals next, which changes no score) or play (marked "play").
+MATCHES: dict[str, tuple[int, int, dict[str, Any], list[dict[str, Any]]]] = {
+    "barbu": (
+        4,
+        28,
+        {},
+        [
+            {},
+            {"dealer_rotation": "seven_in_a_row"},
+            {"mp_trump_obligation": "must_trump"},
+            {"early_end": "never"},
+        ],
+    ),
+    # Played to 1,000 points: 28 deals.
+    "tressette": (
+        4,
+        28,
+        {"target": 1000},
+        [{}, {"rounding": "traditional"}, {"declaration_window": "first_three_tricks"}],
+    ),
+    "tarocchi": (3, 12, {}, [{}, {"fuggitivo_last_trick": "lost"}, {"must_overtrump": True}]),
+    "hombre_it": (3, 12, {}, [{}, {"stake": 2}, {"n_matadors": 3}]),
+    "lhombre": (3, 12, {}, [{}, {"odd_chips": "integer"}, {"espadille_force": True}]),
 }
 
 
-def random_match(name: str, seats: int, hands: int, rng: random.Random) -> dict[str, Any]:
+def random_match(
+    name: str, seats: int, hands: int, options: dict[str, Any], rng: random.Random
+) -> dict[str, Any]:
     """A match record of up to `hands` random legal hands, each dealt with its match context (fewer when
     the match is over before)."""
     game = get_game(name)
-    values = game.ruleset.validate({})
+    values = game.ruleset.validate(options)
     results: list[Any] = []
     played = []
     dealer = 0
     for _ in range(hands):
         state = game.initial_state(
-            {}, seats=seats, dealer=dealer, context=game.match_context(values, seats, results)
+            options, seats=seats, dealer=dealer, context=game.match_context(values, seats, results)
         )
         deal = game.random_deal(state, rng)
         moves: list[Any] = [deal]
@@ -84,16 +106,23 @@ def random_match(name: str, seats: int, hands: int, rng: random.Random) -> dict[
         dealer = game.next_dealer(values, seats, dealer, result)
         if game.match_result(values, seats, results).finished:
             break
-    return export_match(name, {}, [f"P{i}" for i in range(seats)], "anticlockwise", played)
+    return export_match(name, options, [f"P{i}" for i in range(seats)], "anticlockwise", played)
 
 
-def timed(run: Callable[[], Any], repeat: int) -> tuple[float, float, float]:
+def timed(
+    run: Callable[[], Any], repeat: int, setup: Callable[[], Any] | None = None
+) -> tuple[float, float, float]:
     """The median and the max of `repeat` runs, in ms (one run first, not counted: the caches warm), and
     the median of this process's CPU time per run (on a loaded machine, wall time is mostly waiting for
-    a core; CPU time leaves that out, and PostgreSQL's own time with it)."""
+    a core; CPU time leaves that out, and PostgreSQL's own time with it). `setup` runs before each run,
+    untimed."""
+    if setup:
+        setup()
     run()
     timings, cpu = [], []
     for _ in range(repeat):
+        if setup:
+            setup()
         start, start_cpu = time.perf_counter(), time.process_time()
         run()
         timings.append((time.perf_counter() - start) * 1000)
@@ -106,26 +135,43 @@ def matches(repeat: int) -> None:
     page do (selectors.match_rescore: the hands read from the log, the stored results beside one fold);
     as they did before (the match exported to a record, the record parsed and checked, folded twice);
     and as ``manage.py rescore`` does with the record file (parsed and checked, folded twice)."""
-    columns = "".join(f" {c:>24}" for c in ("now ms", "before ms", "file ms"))
-    print(f"{'match re-scored':<52} {'hands':>5} {'moves':>6}{columns}")
-    print(f"{'':<52} {'':>5} {'':>6}" + f" {'median':>8}{'max':>8}{'cpu':>8}" * 3)
+    columns = "".join(f" {c:>24}" for c in ("cold ms", "kept ms", "before ms", "file ms"))
+    print(f"{'match re-scored':<60} {'hands':>5} {'moves':>6}{columns}")
+    print(f"{'':<60} {'':>5} {'':>6}" + f" {'median':>8}{'max':>8}{'cpu':>8}" * 4)
     rng = random.Random(1)
     club = Club.objects.create(name="What-if bench club")
-    for name, (seats, hands, variants) in MATCHES.items():
-        record = random_match(name, seats, hands, rng)
+    for name, (seats, hands, recorded, variants) in MATCHES.items():
+        record = random_match(name, seats, hands, recorded, rng)
         match = services.match_import(club=club, record=record)
         played = len(record["hands"])
         moves = sum(len(h["moves"]) + 1 for h in record["hands"])
+        game = get_game(name)
+        values = game.ruleset.validate(recorded)
         for options in variants:
-            now = timed(partial(selectors.match_rescore, match, options), repeat)
+            run = partial(selectors.match_rescore, match, options)
+            cold = timed(run, repeat, setup=_forget)
+            kept = timed(run, repeat, setup=partial(_kept, match))
             before = timed(partial(gc_paused()(_before), match, options), repeat)
             filed = timed(partial(gc_paused()(rescore), record, options), repeat)
             refused = selectors.match_rescore(match, options)["refused"]
-            shown = f"{name} {json.dumps(options)}"
+            play = game.play_changes(values, game.ruleset.validate({**recorded, **options}))
+            shown = f"{name} {json.dumps(options)}" + (" play" if play else "")
             if refused:
                 shown += f" (refused: hand {refused['hand']})"
-            cells = "".join(f" {t[0]:>8.1f}{t[1]:>8.1f}{t[2]:>8.1f}" for t in (now, before, filed))
-            print(f"{shown:<52} {played:>5} {moves:>6}{cells}")
+            cells = "".join(f" {t[0]:>8.1f}{t[1]:>8.1f}{t[2]:>8.1f}" for t in (cold, kept, before, filed))
+            print(f"{shown:<60} {played:>5} {moves:>6}{cells}")
+
+
+def _forget() -> None:
+    """No fold of any hand kept in this process: neither a what-if's nor the recording's."""
+    whatif.forget()
+    foldcache.clear()
+
+
+def _kept(match: Any) -> None:
+    """The match's hands folded once by a what-if under its own options, and kept."""
+    _forget()
+    selectors.match_rescore(match, {})
 
 
 def _before(match: Any, options: dict[str, Any]) -> dict[str, Any]:

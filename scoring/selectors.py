@@ -7,7 +7,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -557,20 +557,30 @@ def match_rescore(match: Match, options: Mapping[str, Any]) -> dict[str, Any]:
     compared hand by hand with the sheet: a what-if, never written (:mod:`scoring.hands.whatif`).
 
     The recorded side is what the service stored with each hand (its result); the what-if side folds
-    the hands' log entries, read in one query, under the other options: one fold, and no entry parsed
-    or checked again beyond what the engine does with it (each was accepted when it was appended).
+    the hands' log entries under the other options: one fold, and no entry parsed or checked again
+    beyond what the engine does with it (each was accepted when it was appended). A hand folded before
+    (by a what-if, or kept by the recording: :mod:`scoring.hands.foldcache`) at the version its row
+    holds is only scored again when the options differ from those it was folded with in score-only ones
+    (:func:`whatif.fold_reusing`); the streams of the others are read in one query, when first needed.
     """
     hands = list(
         match.hands.order_by("number").values_list(
-            "stream_id", "dealer", "status", "result__outcome", "result__outcome_text", "result__scores"
+            "stream_id",
+            "dealer",
+            "version",
+            "status",
+            "result__outcome",
+            "result__outcome_text",
+            "result__scores",
         )
     )
     seats = list(match.seats.values_list("name", flat=True))
-    streams = store.read_streams_undecoded([h[0] for h in hands])
+    finals = [_kept_final(stream_id, version) for stream_id, _, version, *_ in hands]
+    streams = _LazyStreams([h[0] for h in hands])
     # The stored results' parts the answer shows (not their details, which can be long), as
     # whatif.hand_row shows a folded hand's.
     rows = []
-    for _, _, status, outcome, text, scores in hands:
+    for _, _, _, status, outcome, text, scores in hands:
         over = status == Hand.Status.OVER and scores is not None
         rows.append(
             {
@@ -580,14 +590,66 @@ def match_rescore(match: Match, options: Mapping[str, Any]) -> dict[str, Any]:
                 "scores": scores if over else None,
             }
         )
-    return whatif.rescore_logged(
+    report, folds = whatif.rescore_logged(
         match.game,
         match.options,
         seats,
-        [(dealer, entries_of_rows(streams[stream_id])) for stream_id, dealer, *_ in hands],
+        [(dealer, streams.entries(i)) for i, (_, dealer, *_) in enumerate(hands)],
         whatif.stored(rows, match_sheet_current(match)),
         options,
+        finals,
     )
+    if not connection.in_atomic_block:  # read outside a write: the versions are committed
+        for (stream_id, _, version, *_), final in zip(hands, folds, strict=True):
+            if final is not None:
+                whatif.keep(stream_id, version, final)
+    return report
+
+
+def _kept_final(stream_id: str, version: int) -> whatif.Final | None:
+    """A hand's fold at `version` kept by a what-if, or else by the recording (the match's own options)."""
+    final = whatif.kept(stream_id, version)
+    if final is None:
+        found = foldcache.get(stream_id)
+        if found is not None and found[0] == version:
+            final = whatif.Final.of(found[1])
+    return final
+
+
+class _LazyStreams:
+    """The entries of a match's hands, read from the log when a fold first needs them: the streams from
+    that hand on not read yet, in one query (a what-if that only scores kept folds again reads none)."""
+
+    def __init__(self, stream_ids: Sequence[str]) -> None:
+        self.stream_ids = list(stream_ids)
+        self.read: dict[int, list[Entry]] = {}
+
+    def entries(self, i: int) -> Sequence[Entry]:
+        return _Entries(self, i)
+
+    def of(self, i: int) -> list[Entry]:
+        if i not in self.read:
+            wanted = [j for j in range(i, len(self.stream_ids)) if j not in self.read]
+            rows = store.read_streams_undecoded([self.stream_ids[j] for j in wanted])
+            for j in wanted:
+                self.read[j] = entries_of_rows(rows[self.stream_ids[j]])
+        return self.read[i]
+
+
+class _Entries(Sequence[Entry]):
+    """One hand's entries, read on first use (:class:`_LazyStreams`)."""
+
+    def __init__(self, streams: _LazyStreams, i: int) -> None:
+        self.streams, self.i = streams, i
+
+    def __len__(self) -> int:
+        return len(self.streams.of(self.i))
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.streams.of(self.i)[index]
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.streams.of(self.i))
 
 
 # ---- finished matches, for what is built on them (tournament standings, ratings) ----------------------

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import connection, connections
 from django.utils import translation
 
-from scoring.hands import foldcache
+from scoring.hands import foldcache, whatif
 from segnapunti.celery import app as celery_app
 
 
@@ -73,7 +73,10 @@ def spawn() -> Iterator[Callable[..., Future[Any]]]:
 
 @pytest.fixture(autouse=True)
 def no_kept_folds() -> Iterator[None]:
-    """Each test starts with no fold kept from another: test databases reuse ids after a rollback."""
+    """Each test starts with no fold kept from another (the recording's or a what-if's): test databases
+    reuse ids after a rollback."""
     foldcache.clear()
+    whatif.forget()
     yield
     foldcache.clear()
+    whatif.forget()

@@ -378,6 +378,12 @@ def _line(raw: Any) -> list[Move]:
     return moves
 
 
+def result_of(game: Game[Any], state: HandState, rulings: Sequence[RulingEntry]) -> HandResult:
+    """A finished hand's result with its rulings' score changes (transferred tricks, penalties, assigned
+    scores), as :func:`fold` gives it."""
+    return _result_with_rulings(game, state, rulings)
+
+
 def _result_with_rulings(game: Game[Any], state: HandState, rulings: Sequence[RulingEntry]) -> HandResult:
     for r in rulings:
         if r.rectification.get("kind") == "transfer_tricks":

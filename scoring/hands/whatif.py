@@ -11,12 +11,33 @@ Where the recorded side comes from:
   options are folded; the recorded side is what is stored (``tests/scoring/test_whatif_stored.py``
   holds it to what folding the log under the recorded options gives).
 * a record file (:func:`rescore`): nothing says it was ever checked, so it is folded under its own
-  options first, and refused as :func:`~scoring.hands.records.check` refuses it if it cannot stand.
+  options first, and refused as :func:`~scoring.hands.records.check` refuses it if it cannot stand;
+  those folds then serve the other side where only the scoring changes (below).
 
 Under other options a recorded move may not stand (another deck, a card no longer in play, a call the
 other options do not have): the comparison then stops at that hand, and ``refused`` says at which hand
 and move, with the engine's code and its text (a template and params, worded by the faces in the
 reader's language). The hands before it are still compared.
+
+Options that change only the scoring
+------------------------------------
+Each game declares which of its options are score-only (:meth:`~scoring.rules.core.Game.score_only`:
+read only once a hand is over, never by play, a claim or an early end) and which part of a hand's match
+context its play reads (:meth:`~scoring.rules.core.Game.play_context`); a game may also say which
+options a hand's play never read, given what the hand became (Barbù's options of the other contracts:
+:meth:`~scoring.rules.core.Game.unread_options`). A hand already folded once (:class:`Final`:
+its last state and rulings) need not be played again card by card under options that differ from those
+it was folded with only in score-only ones and ones it never read, when the part of its new context
+that play reads is the one it was played with: its finished state is scored again under the new options
+(:meth:`~scoring.rules.core.Game.rescored`, then its rulings). A hand whose end a claim shaped is always
+played again (a claim is checked with the options: Tressette counts its points with the rounding).
+Anything else is folded in full, which stays the reference: ``tests/scoring/hands/test_whatif_finals.py``
+holds the two to the same answer on random matches of every game under random score-only option sets
+and random other options, and holds each game's declarations to the states the full fold makes.
+
+The folds are kept in this process (:func:`kept`, :func:`keep`: the last state of each hand, by stream
+and version, least recently used out), so a second what-if of the same match under score-only options is
+quick; the first one folds every hand.
 
 Errors: options that are not options of the game raise :class:`RecordError` (``malformed``, field
 ``options.<name>``), since there is nothing to compare then; so does a record that is malformed or
@@ -25,11 +46,13 @@ impossible as recorded.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.hands.fold import Entry, HandView, Setup
+from scoring.hands.fold import Entry, HandView, RulingEntry, Setup, result_of
 from scoring.hands.fold import fold as fold_hand
 from scoring.hands.match import adjusted, own_results
 from scoring.hands.records import (
@@ -43,13 +66,84 @@ from scoring.hands.records import (
     parse_hand_body,
     record_entries,
 )
-from scoring.rules import HandResult, RulesError, get_game
+from scoring.rules import Game, HandResult, HandState, RulesError, get_game
 from scoring.rules.core import score_str
 from scoring.rules.errors import _, plain_params
+from scoring.rules.moves import Claim, ClaimResponse
 
 # A hand to fold: its dealer, its log entries and where it is in a record (``hands[3].``; the record
 # fields a refusal names start with it).
 LoggedHand = tuple[int, Sequence[Entry], str]
+
+
+@dataclass(frozen=True)
+class Final:
+    """What scoring a folded hand again needs: its last state (with the options and context it was
+    folded with) before the rulings' score changes, its rulings, and whether a claim shaped its end."""
+
+    state: HandState
+    rulings: tuple[RulingEntry, ...]
+    claimed: bool
+
+    @classmethod
+    def of(cls, view: HandView) -> Final:
+        claimed = view.settled is not None or any(
+            isinstance(m.move, Claim | ClaimResponse) for m in view.moves
+        )
+        return cls(view.state, view.rulings, claimed)
+
+    def serves(self, game: Game[Any], values: Mapping[str, Any], context: Mapping[str, Any]) -> bool:
+        """Whether the hand, folded under `values` and `context`, is this one scored again: no claim, no
+        option changed that play reads (score-only ones aside, and those this hand's play never read:
+        Barbù's options of other contracts), the same context for play."""
+        state = self.state
+        before = state.options
+        free = game.score_only(before) | game.unread_options(state)
+        return (
+            not self.claimed
+            and all(before.get(k) == values.get(k) for k in {*before, *values} - free)
+            and game.play_context(values, context) == game.play_context(before, state.context)
+        )
+
+    def result(
+        self, game: Game[Any], values: Mapping[str, Any], context: Mapping[str, Any]
+    ) -> HandResult | None:
+        """The hand's result under `values` and `context` (for which :meth:`serves` is true); None if it
+        is not over."""
+        if not self.state.over:
+            return None
+        return result_of(game, game.rescored(self.state, values, context), self.rulings)
+
+
+# The last fold of hands a what-if read, by stream: (stream version, Final). Bounded, least recently used
+# out: a match is some tens of hands.
+KEPT = 1024
+_lock = threading.Lock()
+_kept: OrderedDict[str, tuple[int, Final]] = OrderedDict()
+
+
+def kept(stream_id: str, version: int) -> Final | None:
+    """The hand's kept fold at exactly that stream version, if any."""
+    with _lock:
+        found = _kept.get(stream_id)
+        if found is None or found[0] != version:
+            return None
+        _kept.move_to_end(stream_id)
+        return found[1]
+
+
+def keep(stream_id: str, version: int, final: Final) -> None:
+    """Keep a hand's fold at a committed stream version."""
+    with _lock:
+        _kept[stream_id] = (version, final)
+        _kept.move_to_end(stream_id)
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+
+
+def forget() -> None:
+    with _lock:
+        _kept.clear()
 
 
 @dataclass(frozen=True)
@@ -106,12 +200,26 @@ def fold(
 ) -> Side:
     """Fold every hand in order under `options`, each with its match context; a move that cannot stand
     stops the fold there (``refused``) instead of raising."""
+    return fold_reusing(game_name, options, seats, hands, ())[0]
+
+
+def fold_reusing(
+    game_name: str,
+    options: Mapping[str, Any],
+    seats: Sequence[str],
+    hands: Sequence[LoggedHand],
+    finals: Sequence[Final | None],
+) -> tuple[Side, list[Final | None]]:
+    """:func:`fold`, scoring again each hand's earlier fold in `finals` (by hand; None or missing: none)
+    where it serves (:meth:`Final.serves`), and folding the others; a hand's entries are not looked at
+    when its earlier fold serves. Returns the side and each hand's fold (None where none was reached)."""
     game = get_game(game_name)
     values = _values(game_name, options)
     plain = dict(options)
     results: list[HandResult] = []
     scored: list[dict[str, Any] | None] = []
     refused: dict[str, Any] | None = None
+    folds: list[Final | None] = []
     for i, (dealer, entries, where) in enumerate(hands):
         if scored and scored[-1] is not None and not scored[-1]["finished"]:
             # A hand starts only once the one before it is over: under these options it is not.
@@ -129,22 +237,29 @@ def fold(
             )
             break
         context = game.match_context(values, len(seats), own_results(results))
-        try:
-            view = _fold_fast(Setup(game_name, plain, tuple(seats), dealer, context), entries, where)
-        except RecordError as exc:
-            refused = _refusal(i, where, exc)
-            break
-        scored.append(hand_row(view.result))
-        if view.result is not None:
-            results.append(view.result)
+        final = finals[i] if i < len(finals) else None
+        if final is not None and final.serves(game, values, context):
+            result = final.result(game, values, context)
+        else:
+            try:
+                view = _fold_fast(Setup(game_name, plain, tuple(seats), dealer, context), entries, where)
+            except RecordError as exc:
+                refused = _refusal(i, where, exc)
+                break
+            result, final = view.result, Final.of(view)
+        folds.append(final)
+        scored.append(hand_row(result))
+        if result is not None:
+            results.append(result)
     match = adjusted(game, values, len(seats), results)
-    return Side(
+    side = Side(
         hands=(*scored, *([None] * (len(hands) - len(scored)))),
         totals=tuple(score_str(s) for s in match.totals),
         winners=tuple(match.winners),
         finished=bool(match.finished) and refused is None,
         refused=refused,
     )
+    return side, [*folds, *([None] * (len(hands) - len(folds)))]
 
 
 def stored(hands: Sequence[Mapping[str, Any]], sheet: Mapping[str, Any]) -> Side:
@@ -244,7 +359,7 @@ def rescore(data: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     # Options that are not the game's are refused before any fold (the recorded ones first).
     _values(game_name, recorded_options)
     _values(game_name, other_options)
-    recorded = fold(game_name, recorded_options, seats, hands)
+    recorded, finals = fold_reusing(game_name, recorded_options, seats, hands, ())
     if recorded.refused is not None:
         raise RecordError(
             recorded.refused["code"],
@@ -253,7 +368,8 @@ def rescore(data: Any, options: Mapping[str, Any]) -> dict[str, Any]:
             malformed=False,
             **recorded.refused["params"],
         )
-    other = fold(game_name, other_options, seats, hands)
+    # Each hand just folded serves the other side where only scoring changes (Final.serves).
+    other, _ = fold_reusing(game_name, other_options, seats, hands, finals)
     return compare(game_name, seats, recorded_options, other_options, recorded, other)
 
 
@@ -264,13 +380,16 @@ def rescore_logged(
     hands: Sequence[tuple[int, Sequence[Entry]]],
     recorded: Side,
     options: Mapping[str, Any],
-) -> dict[str, Any]:
+    finals: Sequence[Final | None] = (),
+) -> tuple[dict[str, Any], list[Final | None]]:
     """A match kept by the service compared with itself under other options: its hands' log entries
     (dealer and entries, in order: every entry was accepted by the engine when it was appended) folded
     once, under the recorded options with `options` put over them, beside the `recorded` side
     (:func:`stored`: what the service stored with each hand and the match). The fields a refusal names
-    are those of the match's record (``hands[i].moves[j]``), as :func:`rescore` names them. Raises
-    RecordError for options that are not the game's."""
+    are those of the match's record (``hands[i].moves[j]``), as :func:`rescore` names them. The hands'
+    earlier folds in `finals` are scored again where they serve (:func:`fold_reusing`: a hand's entries
+    are then not read). Returns the answer and each hand's fold, to keep. Raises RecordError for options
+    that are not the game's."""
     _check_options(options)
     if len(recorded.hands) != len(hands):
         raise ValueError("the recorded side has one row for each hand")
@@ -278,5 +397,5 @@ def rescore_logged(
     _values(game_name, recorded_options)
     _values(game_name, other_options)
     logged = [(dealer, entries, f"hands[{i}].") for i, (dealer, entries) in enumerate(hands)]
-    other = fold(game_name, other_options, seats, logged)
-    return compare(game_name, seats, recorded_options, other_options, recorded, other)
+    other, folds = fold_reusing(game_name, other_options, seats, logged, finals)
+    return compare(game_name, seats, recorded_options, other_options, recorded, other), folds

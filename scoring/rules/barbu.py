@@ -196,6 +196,29 @@ class Barbu(Game[BarbuState]):
     seat_counts = (SEATS,)
     ruleset = RULESET
     score_unit = "points"
+    # Who deals next (a recorded hand says who dealt it) and the doubling that has one value. Every other
+    # option changes the contracts, what may be played or when a hand ends.
+    score_only_options = frozenset({"dealer_rotation", "doubling"})
+
+    def unread_options(self, state: BarbuState) -> frozenset[str]:
+        """The options of the contracts other than this hand's, and of a trump it did not have: the
+        trump obligations without a trump, the K of hearts without its contract (or with a trump), the
+        Misère pass, the early end and the Domino's options outside their contracts."""
+        if state.contract is None:
+            return frozenset()
+        spec = self.spec(state)
+        unread = set()
+        if state.trump is None:
+            unread.add("mp_trump_obligation")
+        if spec.forced_discard is None or state.trump is not None:
+            unread.add("must_discard_kh")
+        if not spec.pass_cards:
+            unread.add("misere_pass")
+        if not spec.early_end:
+            unread.add("early_end")
+        if not spec.is_domino:
+            unread |= {"domino_opening_ranks", "domino_sequence", "domino_stop"}
+        return frozenset(unread)
 
     # ---- the hand's set-up ----------------------------------------------------------------------
     def spec(self, state: BarbuState) -> ContractSpec:

@@ -475,6 +475,9 @@ def _not_your_turn(seat: int | None, allowed: frozenset[int | None]) -> Impossib
     return ImpossibleMove("turn.wrong", _("it is not {seat}'s turn: the table acts"), field="seat", seat=seat)
 
 
+_ABSENT = object()
+
+
 class Game(ABC, Generic[S]):
     """Base class of every game module. Subclasses set the class attributes and write the hooks."""
 
@@ -484,6 +487,12 @@ class Game(ABC, Generic[S]):
     seat_counts: ClassVar[tuple[int, ...]]
     ruleset: ClassVar[Ruleset]
     score_unit: ClassVar[str] = "points"
+    # The options that change only how finished hands and the match are scored (or who deals next, which
+    # a recorded hand already says): no move's legality or verdict, no claim's check, not when a hand
+    # ends, nothing of the state before the hand is over. A what-if that changes only these re-scores the
+    # hands' finished states instead of playing them again (scoring.hands.whatif). Declared by each game,
+    # conservatively: an option read anywhere in play, a claim or an early end is not one.
+    score_only_options: ClassVar[frozenset[str]] = frozenset()
 
     # ---- public surface -------------------------------------------------------------------------
     def initial_state(
@@ -688,6 +697,34 @@ class Game(ABC, Generic[S]):
     ) -> dict[str, Any]:
         """What a new hand needs to know of the match so far (Barbù: contracts already played)."""
         return {}
+
+    def play_context(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The part of a hand's match context that its play can read under `options` (the rest is read only
+        when the finished hand is scored). Default: all of it."""
+        return context
+
+    def score_only(self, options: Mapping[str, Any]) -> frozenset[str]:
+        """The score-only options under these (validated) `options`; what it depends on is never itself
+        score-only. Default: :attr:`score_only_options`."""
+        return self.score_only_options
+
+    def unread_options(self, state: S) -> frozenset[str]:
+        """Options that play never read on its way to `state`, a hand's last state, given what the hand
+        became (Barbù: its contract and trump): the same moves make the same states under any of their
+        values. Default: none beyond the score-only ones."""
+        return frozenset()
+
+    def play_changes(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+        """Whether play can go otherwise under the options `after` than under `before` (both validated):
+        they differ in an option that is not score-only."""
+        keep = self.score_only(before)
+        return any(before.get(k, _ABSENT) != after.get(k, _ABSENT) for k in {*before, *after} - keep)
+
+    def rescored(self, state: S, options: Mapping[str, Any], context: Mapping[str, Any]) -> S:
+        """A finished state as the same moves make it under `options` and `context`, which differ from the
+        state's own only in score-only options (:meth:`play_changes` is False) and in the part of the
+        context play does not read (:meth:`play_context` is the same): what scoring it then reads."""
+        return evolve(state, options=dict(options), context=dict(context))
 
     def can_claim(self, state: S, seat: int) -> bool:
         """Whether ``seat`` may claim now. Default: no claims."""

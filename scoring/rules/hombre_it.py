@@ -139,6 +139,11 @@ class HombreIt(OmbreGame[HombreState]):
     title = _("Hombre (Italian)")
     ruleset = RULESET
     score_unit = "stakes"
+    # What a hand pays and whether the hombre won it (read only when the hand is scored), who deals after
+    # a thrown-in hand, and the session's length.
+    score_only_options = frozenset(
+        {"win_rule", "stake", "solo_stake", "volo_stake", "volo_stake_mode", "redeal_dealer", "deals"}
+    )
     prefix = "hombre"
     calls = CALLS
 

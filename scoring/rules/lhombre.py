@@ -161,6 +161,9 @@ class LHombre(OmbreGame[LHombreState]):
     title = _("L'Hombre (French)")
     ruleset = RULESET
     score_unit = "jetons"
+    # The ledger's options: the chips a hand moves are counted once it is over, on the ledger its context
+    # gives (play never reads the ledger: see play_context), and the evening's length.
+    score_only_options = frozenset({"start_chips", "odd_chips", "poules", "extension"})
     prefix = "lhombre"
     calls = CALLS
     claim_rest_by_tricks = True
@@ -171,6 +174,18 @@ class LHombre(OmbreGame[LHombreState]):
     ) -> LHombreState:
         table = self.table_from(options, context)
         return LHombreState(options=options, seats=seats, dealer=dealer, context=context, table=table)
+
+    def play_context(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> Mapping[str, Any]:
+        """None of it: the ledger a hand starts from is read only when the hand is settled."""
+        return {}
+
+    def rescored(
+        self, state: LHombreState, options: Mapping[str, Any], context: Mapping[str, Any]
+    ) -> LHombreState:
+        """The finished hand on the ledger `context` and `options` give (its table is theirs)."""
+        return evolve(
+            state, options=dict(options), context=dict(context), table=self.table_from(options, context)
+        )
 
     def table_from(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> ledger.Ledger:
         """The ledger a hand is played on: the context's, or a fresh table."""

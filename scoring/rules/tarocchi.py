@@ -533,6 +533,11 @@ class Tarocchi(Game[TarocchiState]):
     seat_counts: ClassVar[tuple[int, ...]] = (3,)
     ruleset: ClassVar[Ruleset] = RULESET
     score_unit: ClassVar[str] = "points"
+    # Where the Fuggitivo's card goes once the hand is over (read only when the piles are counted), and
+    # the match's length and settlement.
+    score_only_options: ClassVar[frozenset[str]] = frozenset(
+        {"fuggitivo_last_trick", "fuggitivo_unpaid", "deals", "abandoned_deals_count", "stake_per_point"}
+    )
 
     # ---- set-up ---------------------------------------------------------------------------------------
     def _initial(

@@ -579,6 +579,19 @@ class Tressette(Game[TressetteState]):
             )
         return ordered, points, f"rank:{rank}"
 
+    # ---- what a what-if may re-score without playing again ----------------------------------------
+    def score_only(self, options: Mapping[str, Any]) -> frozenset[str]:
+        """The rounding (unless a side may call itself out: the call counts its sure points with it, and
+        a claim's points are checked with it, so hands with claims are played again anyway) and the
+        deals a match needs."""
+        if self._fuori_allowed(options):
+            return frozenset({"deals_to_win"})
+        return frozenset({"rounding", "team_rounding", "deals_to_win"})
+
+    def play_context(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The sides' totals, read by a call of "fuori" only."""
+        return context if self._fuori_allowed(options) else {}
+
     # ---- chiamarsi fuori -------------------------------------------------------------------------
     @staticmethod
     def _fuori_allowed(options: Mapping[str, Any]) -> bool:

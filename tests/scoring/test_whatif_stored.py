@@ -68,7 +68,7 @@ def test_the_logs_entries_give_the_record_files_answer(name: str, seed: int, han
     recorded = fold(game, options, seats, parsed)  # the recorded side, as the service would store it
     stored = whatif.stored([h for h in recorded.hands if h is not None], sheet_of(recorded))
 
-    assert rescore_logged(game, options, seats, logged, stored, other) == rescore(record, other)
+    assert rescore_logged(game, options, seats, logged, stored, other)[0] == rescore(record, other)
 
 
 def test_record_entries_renumbers_rulings_refs() -> None:
@@ -219,3 +219,50 @@ def test_entries_from_rows_read_undecoded_are_the_folds_entries() -> None:
         "RulingEntry",
         "MoveEntry",
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("name", game_names())
+def test_score_only_what_ifs_score_the_kept_folds_again_without_reading_the_log(
+    people: People, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Outside a transaction the what-if keeps each hand's fold (by stream and version); a second what-if
+    # that changes only score-only options scores those again and reads no stream, and gives what the
+    # record file's full fold gives. One that changes play reads the log and folds every hand.
+    from tests.scoring.hands.test_whatif_finals import score_only_values
+
+    whatif.forget()
+    match = stored_match(people, name, 7)
+    match.refresh_from_db()
+    game = get_game(name)
+    values = game.ruleset.validate(match.options)
+    rng = random.Random(7)
+    first, second = score_only_values(name, values, rng), score_only_values(name, values, rng)
+    reads: list[int] = []
+    real = store.read_streams_undecoded
+
+    def counted(stream_ids: Sequence[str]) -> dict[str, list[store.StoredRow]]:
+        reads.append(len(stream_ids))
+        return real(stream_ids)
+
+    monkeypatch.setattr(store, "read_streams_undecoded", counted)
+    record = selectors.match_export(match)
+
+    assert selectors.match_rescore(match, first) == rescore(record, first)
+    assert reads == [match.hands.count()]  # cold: every stream, in one query
+    reads.clear()
+    assert selectors.match_rescore(match, second) == rescore(record, second)
+    assert reads == []  # random play makes no claim: every hand's kept fold served
+    reads.clear()
+    play = {"strict": True} if not values["strict"] else {"strict": False}
+    assert selectors.match_rescore(match, play) == rescore(record, play)
+    assert reads == [match.hands.count()]
+    # The recording's kept folds (the fold cache, here filled by reading each hand) serve a first
+    # what-if as well.
+    whatif.forget()
+    for hand in match.hands.all():
+        selectors.hand_view(hand)
+    reads.clear()
+    assert selectors.match_rescore(match, first) == rescore(record, first)
+    assert reads == []
+    whatif.forget()
