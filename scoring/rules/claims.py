@@ -165,6 +165,10 @@ class Search:
         self._keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self._ranges: dict[tuple[int, int, int], tuple[int, int]] = {}
         self._moves: dict[tuple[Any, ...], list[int]] = {}
+        # The lead that decided each position searched (its table key), tried first when it is met again.
+        self._leads: dict[tuple[Any, ...], int] = {}
+        self._cashes: dict[tuple[Any, ...], tuple[int, int, bool]] = {}
+        self._hint = self._lead = -1
 
     # -- the table's key: hands with ranks made relative to the live cards of each suit
     def key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
@@ -236,19 +240,31 @@ class Search:
 
     def _sure(self, hands: Sequence[int], leader: int, left: int) -> tuple[int, int]:
         """Tricks, and their worth (a lower bound), that the leader's side can cash one after the other with
-        masters: cards above every card of their suit held by the other side."""
+        masters: the leader's cards above every card of their suit held by the other side, led from the top,
+        a partner following with its lowest card. A partner forced to overtake wins the trick for the side
+        but takes the lead: the cashing stops there. Where the leader's side then wins every trick left, the
+        worth is all that is left."""
         r = self.rules
-        # Every other hand counts as an opponent here, partners too: a partner who overtakes takes the lead,
-        # and the masters left behind may never be led.
+        seats = self.seats
+        team = self.side if leader in self.side else frozenset(range(seats)) - self.side
         mine = hands[leader]
         theirs = 0
-        for s in range(self.seats):
-            if s != leader:
+        partners: list[int] = []
+        for s in range(seats):
+            if s == leader:
+                continue
+            if s in team:
+                partners.append(hands[s])
+            else:
                 theirs |= hands[s]
-        trump_mask = r.suit_mask.get(r.trump, 0) if r.trump is not None else 0
-        ruffers = [hands[s] for s in range(self.seats) if s != leader and hands[s] & trump_mask]
-        plans: list[tuple[int, int]] = []
-        weight = r.weight
+        trump = r.trump
+        trump_mask = r.suit_mask.get(trump, 0) if trump is not None else 0
+        ruffers = [hands[s] for s in range(seats) if s not in team and hands[s] & trump_mask]
+        # A partner void in a suit who holds trumps may have to ruff (and so take the lead).
+        partner_may_ruff = bool(trump_mask) and any(h & trump_mask for h in partners)
+        memo = self._cashes
+        free: list[tuple[int, int]] = []  # suits cashed keeping the lead
+        stopping: list[tuple[int, int]] = []  # suits whose cashing ends with the partner on lead
         for s, off, full in r.spans:
             held = (mine >> off) & full
             if not held or s == _FU_SUIT:
@@ -257,24 +273,59 @@ class Search:
             masters = held >> top
             if not masters:
                 continue
-            count = masters.bit_count()
-            if ruffers and s != r.trump:
+            limit = masters.bit_count()
+            if ruffers and s != trump:
                 for h in ruffers:
-                    count = min(count, ((h >> off) & full).bit_count())
-                if not count:
+                    limit = min(limit, ((h >> off) & full).bit_count())
+                if not limit:
                     continue
-            worths = sorted((weight[off + top + b] for b in bits(masters)), reverse=True)
-            plans.append((count, sum(worths[:count])))
-        if not plans:
+            follow = tuple((h >> off) & full for h in partners)
+            memo_key = (off, masters << top, limit, partner_may_ruff and s != trump, *follow)
+            plan = memo.get(memo_key)
+            if plan is None:
+                plan = memo[memo_key] = self._cash(off, masters << top, limit, memo_key[3], follow)
+            (stopping if plan[2] else free).append(plan[:2])
+        if not free and not stopping:
             return 0, 0
-        if not ruffers:
-            count, worth = sum(c for c, _w in plans), sum(w for _c, w in plans)
+        if ruffers:
+            count, worth = max(free + stopping)
         else:
-            count, worth = max(plans)
+            count, worth = sum(c for c, _w in free), sum(w for _c, w in free)
+            if stopping:
+                c, w = max(stopping)
+                count, worth = count + c, worth + w
         if count >= left:
-            count = left
-            worth += r.last_bonus
+            return left, -1  # every trick left: all that is left (see _bounds)
         return count, worth + count * r.per_trick
+
+    def _cash(
+        self, off: int, masters: int, limit: int, partner_may_ruff: bool, follow: Sequence[int]
+    ) -> tuple[int, int, bool]:
+        """One suit of :meth:`_sure`: the leader's ``masters`` (local to the suit at ``off``) led from the
+        top, at most ``limit`` of them, each partner following with its lowest card of ``follow``. The
+        tricks, their worth, and whether a partner took the lead."""
+        weight = self.rules.weight
+        held = list(follow)
+        count = worth = 0
+        m = masters
+        while m and count < limit:
+            card = m.bit_length() - 1  # the leader's highest left
+            m &= ~(1 << card)
+            count += 1
+            worth += weight[off + card]
+            stop = False
+            for k, f in enumerate(held):
+                if f:
+                    low = f & -f
+                    held[k] = f ^ low
+                    worth += weight[off + low.bit_length() - 1]
+                    if low.bit_length() - 1 > card:
+                        stop = True
+                elif partner_may_ruff:
+                    stop = True
+            if stop:
+                return count, worth, True
+        return count, worth, False
 
     # -- the zero-window test
     def test(self, need: int) -> bool:
@@ -284,18 +335,31 @@ class Search:
     def value(self, need: int) -> int:
         """A bound of what the rest is worth, from a search around ``need`` (fail-soft): at least ``need``,
         a lower bound; below it, an upper bound."""
+        return self.window(need - 1, need)
+
+    def window(self, alpha: int, beta: int) -> int:
+        """What the rest is worth, from an alpha-beta search in the window (``alpha``, ``beta``), fail-soft:
+        at most ``alpha``, an upper bound; at least ``beta``, a lower bound; between them, exact."""
         pos = self.pos
         return self._trick_v(
-            list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, need
+            list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, alpha, beta
         )
 
     def _trick(
         self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, need: int
     ) -> bool:
-        return self._trick_v(hands, leader, trick_no, left, memory, extra, need) >= need
+        return self._trick_v(hands, leader, trick_no, left, memory, extra, need - 1, need) >= need
 
     def _trick_v(
-        self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, need: int
+        self,
+        hands: list[int],
+        leader: int,
+        trick_no: int,
+        left: int,
+        memory: Any,
+        extra: Any,
+        alpha: int,
+        beta: int,
     ) -> int:
         if left == 0:
             return 0
@@ -307,18 +371,25 @@ class Search:
         for h in hands:
             live |= h
         if found is None:
-            lo, hi = self._bounds(hands, leader, live, trick_no, left)
+            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left)
         else:
             lo, hi = found
-        if lo >= need:
+        if lo >= beta or lo == hi:
             return lo
-        if hi < need:
+        if hi <= alpha:
             return hi
-        value = self._play_v(hands, [], leader, trick_no, left, memory, extra, need, live, _NO_TOP)
-        if value >= need:
-            self.table[key] = (value, hi)
+        a = alpha if alpha >= lo else lo - 1
+        b = beta if beta <= hi else hi + 1
+        self._hint = self._leads.get(key, -1)
+        value = self._play_v(hands, [], leader, trick_no, left, memory, extra, a, b, live, _NO_TOP)
+        self._leads[key] = self._lead
+        if value <= a:
+            hi = value
+        elif value >= b:
+            lo = value
         else:
-            self.table[key] = (lo, value)
+            lo = hi = value
+        self.table[key] = (lo, hi)
         return value
 
     def _last(self, hands: list[int], leader: int, trick_no: int, extra: Any) -> int:
@@ -339,9 +410,9 @@ class Search:
             if count:
                 if leader in self.side:
                     if not self.careless:
-                        lo = max(lo, worth)
+                        lo = max(lo, whole_hi if worth < 0 else worth)
                 else:
-                    hi = whole_hi - worth
+                    hi = whole_lo if worth < 0 else whole_hi - worth
         if self.by_tricks:
             # Each bound of the whole, never one already narrowed: the tricks may be the same ones.
             least = self._forced(hands, self.mine)
@@ -398,7 +469,17 @@ class Search:
     ) -> bool:
         return (
             self._play_v(
-                hands, trick, seat, trick_no, left, memory, extra, need, live, _top(self.rules, trick)
+                hands,
+                trick,
+                seat,
+                trick_no,
+                left,
+                memory,
+                extra,
+                need - 1,
+                need,
+                live,
+                _top(self.rules, trick),
             )
             >= need
         )
@@ -412,12 +493,14 @@ class Search:
         left: int,
         memory: Any,
         extra: Any,
-        need: int,
+        alpha: int,
+        beta: int,
         live: int,
         top: tuple[int, int, int],
     ) -> int:
-        """A bound of the rest from inside a trick, as :meth:`value` gives it. ``top``: the suit led, the
-        strength of the card winning so far and its seat (-1 before any)."""
+        """What the rest is worth from inside a trick, searched in the window (``alpha``, ``beta``) as
+        :meth:`window` does. ``top``: the suit led, the strength of the card winning so far and its seat
+        (-1 before any)."""
         counter = self.counter
         counter[0] += 1
         if counter[0] & 255 == 0 and time.perf_counter() > self.deadline:
@@ -429,7 +512,15 @@ class Search:
         best: int | None = None
         fu, suit, rank, trump = r.fu, r.suit, r.rank, r.trump
         lead_suit, top_v, _top_seat = top
-        for card in self.moves(hands, trick, seat, memory, live, top):
+        moves = self.moves(hands, trick, seat, memory, live, top)
+        leading = not trick
+        if leading:
+            # The lead that decided this position in an earlier search first.
+            hint = self._hint
+            if hint in moves and moves[0] != hint:
+                moves = [hint, *(c for c in moves if c != hint)]
+            chosen = moves[0]
+        for card in moves:
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
             if card == fu:
@@ -444,23 +535,43 @@ class Search:
                 gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
                 new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
                 value = gain + self._trick_v(
-                    hands, winner, trick_no + 1, left - 1, new_memory, new_extra, need - gain
+                    hands, winner, trick_no + 1, left - 1, new_memory, new_extra, alpha - gain, beta - gain
                 )
             else:
                 value = self._play_v(
-                    hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, need, live, now
+                    hands,
+                    trick,
+                    (seat + 1) % self.seats,
+                    trick_no,
+                    left,
+                    memory,
+                    extra,
+                    alpha,
+                    beta,
+                    live,
+                    now,
                 )
             trick.pop()
             hands[seat] = hand
             if maximise:
                 if best is None or value > best:
                     best = value
-                    if value >= need:
-                        return value
+                    if leading:
+                        chosen = card
+                    if value >= beta:
+                        break
+                    if value > alpha:
+                        alpha = value
             elif best is None or value < best:
                 best = value
-                if value < need:
-                    return value
+                if leading:
+                    chosen = card
+                if value <= alpha:
+                    break
+                if value < beta:
+                    beta = value
+        if leading:
+            self._lead = chosen
         assert best is not None
         return best
 
@@ -486,7 +597,7 @@ class Search:
         for h in hands:
             live |= h
         if found is None:
-            lo, hi = self._bounds(hands, leader, live, trick_no, left)
+            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left)
         else:
             lo, hi = found
         if lo >= cap or lo == hi:
@@ -682,7 +793,9 @@ class Search:
             loses.sort(key=lambda c: (-weight[c], rank[c]))
             wins.sort(key=lambda c: rank[c])
             return loses + wins
-        loses.sort(key=lambda c: -rank[c])
+        # Nobody here wants the trick: the heaviest card that loses it first (shed where it costs least),
+        # then the strongest.
+        loses.sort(key=lambda c: (-abs(weight[c]), -rank[c]))
         wins.sort(key=lambda c: rank[c])
         return loses + wins
 
