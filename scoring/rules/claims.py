@@ -27,6 +27,7 @@ Standard library only, like the rest of the engine.
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -168,6 +169,11 @@ class Search:
         # The lead that decided each position searched (its table key), tried first when it is met again.
         self._leads: dict[tuple[Any, ...], int] = {}
         self._cashes: dict[tuple[Any, ...], tuple[int, int, bool]] = {}
+        # The other search's table over the same position (same keys): careless play's lower bounds are
+        # lower bounds of best play (``below``, for a best search), best play's upper bounds are upper
+        # bounds of careless play (``above``, for a careless one).
+        self.below: dict[Any, tuple[int, int]] | None = None
+        self.above: dict[Any, tuple[int, int]] | None = None
         self._hint = self._lead = -1
 
     # -- the table's key: hands with ranks made relative to the live cards of each suit
@@ -280,10 +286,11 @@ class Search:
                 if not limit:
                     continue
             follow = tuple((h >> off) & full for h in partners)
-            memo_key = (off, masters << top, limit, partner_may_ruff and s != trump, *follow)
+            ruff = partner_may_ruff and s != trump
+            memo_key = (off, masters << top, limit, ruff, *follow)
             plan = memo.get(memo_key)
             if plan is None:
-                plan = memo[memo_key] = self._cash(off, masters << top, limit, memo_key[3], follow)
+                plan = memo[memo_key] = self._cash(off, masters << top, limit, ruff, follow)
             (stopping if plan[2] else free).append(plan[:2])
         if not free and not stopping:
             return 0, 0
@@ -374,6 +381,13 @@ class Search:
             lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left)
         else:
             lo, hi = found
+        if self.below is not None:
+            # What careless play is proved to get there, the least best play gets.
+            floor = self.below.get(key)
+            if floor is not None and floor[0] > lo:
+                lo = floor[0]
+                if lo > hi:
+                    raise AssertionError("bounds of the careless and the best value cross")
         if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:
@@ -600,6 +614,13 @@ class Search:
             lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left)
         else:
             lo, hi = found
+        if self.above is not None:
+            # What best play is proved to get at most there, careless play gets at most.
+            ceiling = self.above.get(key)
+            if ceiling is not None and ceiling[1] < hi:
+                hi = ceiling[1]
+                if lo > hi:
+                    raise AssertionError("bounds of the careless and the best value cross")
         if lo >= cap or lo == hi:
             return lo
         if hi < cap:
@@ -637,7 +658,8 @@ class Search:
         best = None
         fu, suit, rank, trump = r.fu, r.suit, r.rank, r.trump
         lead_suit, top_v, _top_seat = top
-        for card in self.moves(hands, trick, seat, memory, live, top):
+        moves = self.moves(hands, trick, seat, memory, live, top)
+        for card in moves:
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
             if card == fu:
@@ -710,7 +732,7 @@ class Search:
         r = self.rules
         hand = hands[seat]
         legal = r.legal(memory, seat, hand, trick) if r.legal is not None else hand
-        if legal & (legal - 1) == 0:
+        if not legal & (legal - 1):  # one card
             return [legal.bit_length() - 1]
         if live is None:
             live = 0
@@ -720,18 +742,26 @@ class Search:
                 live |= 1 << c
         # The cards kept and their order depend only on these: a memo.
         on_side = seat in self.side
+        gaps = live & ((1 << legal.bit_length()) - (legal & -legal))
         if trick:
             if top is None:
                 top = _top(r, trick)
             if top[0] < 0:
-                memo_key: tuple[Any, ...] = (legal, live, on_side, -1)
+                memo_key: tuple[Any, ...] = (legal, gaps, on_side, -1)
             else:
-                memo_key = (legal, live, on_side, top[0], top[1], top[2] in self.side)
+                memo_key = (legal, gaps, on_side, top[0], top[1], top[2] in self.side)
         else:
-            memo_key = (legal, live, on_side)
+            memo_key = (legal, gaps, on_side)
         found = self._moves.get(memo_key)
         if found is not None:
             return found
+        return self._new_moves(legal, live, trick, seat, memo_key)
+
+    def _new_moves(
+        self, legal: int, live: int, trick: list[tuple[int, int]], seat: int, memo_key: tuple[Any, ...]
+    ) -> list[int]:
+        """The moves of :meth:`moves` not yet in its memo, found and kept there under ``memo_key``."""
+        r = self.rules
         cls, suit = r.cls, r.suit
         kept: list[int] = []
         prev = -1
@@ -1421,12 +1451,25 @@ def _fails_after(
 
 def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
     """Answer a claim question: the verdict, the values, the line that shows it, the effort."""
+    # The search makes no reference cycles, only many small tuples that its tables keep: the cyclic
+    # garbage collector, which would walk those tables again and again, is paused while it runs.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _solve(q, budget=budget)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _solve(q: Question, *, budget: float) -> dict[str, Any]:
     start = time.perf_counter()
     deadline = start + budget
     counter = [0]
     pos = q.position
     best = Search(pos, careless=False, deadline=deadline, counter=counter)
     careless = Search(pos, careless=True, deadline=deadline, counter=counter)
+    best.below, careless.above = careless.table, best.table
     live = 0
     for h in pos.hands:
         live |= h
