@@ -13,9 +13,12 @@ compact form (cards as bits, one hand an int) and an exact search answers it:
   upper bounds of what the rest of the hand is worth;
 * one move per run of equivalent cards (adjacent in the order of the cards still live, same suit, same
   hand, same value, no special role), the moves of a position memoised;
-* bounds before any search: masters the side on lead can cash one after the other, and, where only tricks
-  count and there are trumps, the tricks each side's trumps win however anyone plays;
-* move ordering: a card that wins the trick first when the player wants the trick, a low one otherwise;
+* bounds before any search: masters the side on lead can cash one after the other (a partner following
+  low, one who must overtake ending the cashing), and, where only tricks count and there are trumps, the
+  tricks each side's trumps win however anyone plays; the best and the careless searches bound each other;
+* move ordering: a card that wins the trick first when the player wants the trick, a low one otherwise
+  (the heaviest that loses, when nobody wants it); the lead that decided a position first when it comes
+  again;
 * a time budget (default 2 s): when it runs out the answer is ``undecided``, with the bounds proved.
 
 "Careless" play is the claimer's side playing any legal card: the least value over every line of play,
