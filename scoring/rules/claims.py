@@ -13,9 +13,12 @@ compact form (cards as bits, one hand an int) and an exact search answers it:
   upper bounds of what the rest of the hand is worth;
 * one move per run of equivalent cards (adjacent in the order of the cards still live, same suit, same
   hand, same value, no special role), the moves of a position memoised;
-* bounds before any search: masters the side on lead can cash one after the other, and, where only tricks
-  count and there are trumps, the tricks each side's trumps win however anyone plays;
-* move ordering: a card that wins the trick first when the player wants the trick, a low one otherwise;
+* bounds before any search: masters the side on lead can cash one after the other (a partner following
+  low, one who must overtake ending the cashing), and, where only tricks count and there are trumps, the
+  tricks each side's trumps win however anyone plays; the best and the careless searches bound each other;
+* move ordering: a card that wins the trick first when the player wants the trick, a low one otherwise
+  (the heaviest that loses, when nobody wants it); the lead that decided a position first when it comes
+  again;
 * a time budget (default 2 s): when it runs out the answer is ``undecided``, with the bounds proved.
 
 "Careless" play is the claimer's side playing any legal card: the least value over every line of play,
@@ -27,6 +30,7 @@ Standard library only, like the rest of the engine.
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -165,6 +169,15 @@ class Search:
         self._keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self._ranges: dict[tuple[int, int, int], tuple[int, int]] = {}
         self._moves: dict[tuple[Any, ...], list[int]] = {}
+        # The lead that decided each position searched (its table key), tried first when it is met again.
+        self._leads: dict[tuple[Any, ...], int] = {}
+        self._cashes: dict[tuple[Any, ...], tuple[int, int, bool]] = {}
+        # The other search's table over the same position (same keys): careless play's lower bounds are
+        # lower bounds of best play (``below``, for a best search), best play's upper bounds are upper
+        # bounds of careless play (``above``, for a careless one).
+        self.below: dict[Any, tuple[int, int]] | None = None
+        self.above: dict[Any, tuple[int, int]] | None = None
+        self._hint = self._lead = -1
 
     # -- the table's key: hands with ranks made relative to the live cards of each suit
     def key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
@@ -236,19 +249,31 @@ class Search:
 
     def _sure(self, hands: Sequence[int], leader: int, left: int) -> tuple[int, int]:
         """Tricks, and their worth (a lower bound), that the leader's side can cash one after the other with
-        masters: cards above every card of their suit held by the other side."""
+        masters: the leader's cards above every card of their suit held by the other side, led from the top,
+        a partner following with its lowest card. A partner forced to overtake wins the trick for the side
+        but takes the lead: the cashing stops there. Where the leader's side then wins every trick left, the
+        worth is all that is left."""
         r = self.rules
-        # Every other hand counts as an opponent here, partners too: a partner who overtakes takes the lead,
-        # and the masters left behind may never be led.
+        seats = self.seats
+        team = self.side if leader in self.side else frozenset(range(seats)) - self.side
         mine = hands[leader]
         theirs = 0
-        for s in range(self.seats):
-            if s != leader:
+        partners: list[int] = []
+        for s in range(seats):
+            if s == leader:
+                continue
+            if s in team:
+                partners.append(hands[s])
+            else:
                 theirs |= hands[s]
-        trump_mask = r.suit_mask.get(r.trump, 0) if r.trump is not None else 0
-        ruffers = [hands[s] for s in range(self.seats) if s != leader and hands[s] & trump_mask]
-        plans: list[tuple[int, int]] = []
-        weight = r.weight
+        trump = r.trump
+        trump_mask = r.suit_mask.get(trump, 0) if trump is not None else 0
+        ruffers = [hands[s] for s in range(seats) if s not in team and hands[s] & trump_mask]
+        # A partner void in a suit who holds trumps may have to ruff (and so take the lead).
+        partner_may_ruff = bool(trump_mask) and any(h & trump_mask for h in partners)
+        memo = self._cashes
+        free: list[tuple[int, int]] = []  # suits cashed keeping the lead
+        stopping: list[tuple[int, int]] = []  # suits whose cashing ends with the partner on lead
         for s, off, full in r.spans:
             held = (mine >> off) & full
             if not held or s == _FU_SUIT:
@@ -257,24 +282,60 @@ class Search:
             masters = held >> top
             if not masters:
                 continue
-            count = masters.bit_count()
-            if ruffers and s != r.trump:
+            limit = masters.bit_count()
+            if ruffers and s != trump:
                 for h in ruffers:
-                    count = min(count, ((h >> off) & full).bit_count())
-                if not count:
+                    limit = min(limit, ((h >> off) & full).bit_count())
+                if not limit:
                     continue
-            worths = sorted((weight[off + top + b] for b in bits(masters)), reverse=True)
-            plans.append((count, sum(worths[:count])))
-        if not plans:
+            follow = tuple((h >> off) & full for h in partners)
+            ruff = partner_may_ruff and s != trump
+            memo_key = (off, masters << top, limit, ruff, *follow)
+            plan = memo.get(memo_key)
+            if plan is None:
+                plan = memo[memo_key] = self._cash(off, masters << top, limit, ruff, follow)
+            (stopping if plan[2] else free).append(plan[:2])
+        if not free and not stopping:
             return 0, 0
-        if not ruffers:
-            count, worth = sum(c for c, _w in plans), sum(w for _c, w in plans)
+        if ruffers:
+            count, worth = max(free + stopping)
         else:
-            count, worth = max(plans)
+            count, worth = sum(c for c, _w in free), sum(w for _c, w in free)
+            if stopping:
+                c, w = max(stopping)
+                count, worth = count + c, worth + w
         if count >= left:
-            count = left
-            worth += r.last_bonus
+            return left, -1  # every trick left: all that is left (see _bounds)
         return count, worth + count * r.per_trick
+
+    def _cash(
+        self, off: int, masters: int, limit: int, partner_may_ruff: bool, follow: Sequence[int]
+    ) -> tuple[int, int, bool]:
+        """One suit of :meth:`_sure`: the leader's ``masters`` (local to the suit at ``off``) led from the
+        top, at most ``limit`` of them, each partner following with its lowest card of ``follow``. The
+        tricks, their worth, and whether a partner took the lead."""
+        weight = self.rules.weight
+        held = list(follow)
+        count = worth = 0
+        m = masters
+        while m and count < limit:
+            card = m.bit_length() - 1  # the leader's highest left
+            m &= ~(1 << card)
+            count += 1
+            worth += weight[off + card]
+            stop = False
+            for k, f in enumerate(held):
+                if f:
+                    low = f & -f
+                    held[k] = f ^ low
+                    worth += weight[off + low.bit_length() - 1]
+                    if low.bit_length() - 1 > card:
+                        stop = True
+                elif partner_may_ruff:
+                    stop = True
+            if stop:
+                return count, worth, True
+        return count, worth, False
 
     # -- the zero-window test
     def test(self, need: int) -> bool:
@@ -284,18 +345,31 @@ class Search:
     def value(self, need: int) -> int:
         """A bound of what the rest is worth, from a search around ``need`` (fail-soft): at least ``need``,
         a lower bound; below it, an upper bound."""
+        return self.window(need - 1, need)
+
+    def window(self, alpha: int, beta: int) -> int:
+        """What the rest is worth, from an alpha-beta search in the window (``alpha``, ``beta``), fail-soft:
+        at most ``alpha``, an upper bound; at least ``beta``, a lower bound; between them, exact."""
         pos = self.pos
         return self._trick_v(
-            list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, need
+            list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, alpha, beta
         )
 
     def _trick(
         self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, need: int
     ) -> bool:
-        return self._trick_v(hands, leader, trick_no, left, memory, extra, need) >= need
+        return self._trick_v(hands, leader, trick_no, left, memory, extra, need - 1, need) >= need
 
     def _trick_v(
-        self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, need: int
+        self,
+        hands: list[int],
+        leader: int,
+        trick_no: int,
+        left: int,
+        memory: Any,
+        extra: Any,
+        alpha: int,
+        beta: int,
     ) -> int:
         if left == 0:
             return 0
@@ -307,18 +381,32 @@ class Search:
         for h in hands:
             live |= h
         if found is None:
-            lo, hi = self._bounds(hands, leader, live, trick_no, left)
+            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left)
         else:
             lo, hi = found
-        if lo >= need:
+        if self.below is not None:
+            # What careless play is proved to get there, the least best play gets.
+            floor = self.below.get(key)
+            if floor is not None and floor[0] > lo:
+                lo = floor[0]
+                if lo > hi:
+                    raise AssertionError("bounds of the careless and the best value cross")
+        if lo >= beta or lo == hi:
             return lo
-        if hi < need:
+        if hi <= alpha:
             return hi
-        value = self._play_v(hands, [], leader, trick_no, left, memory, extra, need, live, _NO_TOP)
-        if value >= need:
-            self.table[key] = (value, hi)
+        a = alpha if alpha >= lo else lo - 1
+        b = beta if beta <= hi else hi + 1
+        self._hint = self._leads.get(key, -1)
+        value = self._play_v(hands, [], leader, trick_no, left, memory, extra, a, b, live, _NO_TOP)
+        self._leads[key] = self._lead
+        if value <= a:
+            hi = value
+        elif value >= b:
+            lo = value
         else:
-            self.table[key] = (lo, value)
+            lo = hi = value
+        self.table[key] = (lo, hi)
         return value
 
     def _last(self, hands: list[int], leader: int, trick_no: int, extra: Any) -> int:
@@ -339,9 +427,9 @@ class Search:
             if count:
                 if leader in self.side:
                     if not self.careless:
-                        lo = max(lo, worth)
+                        lo = max(lo, whole_hi if worth < 0 else worth)
                 else:
-                    hi = whole_hi - worth
+                    hi = whole_lo if worth < 0 else whole_hi - worth
         if self.by_tricks:
             # Each bound of the whole, never one already narrowed: the tricks may be the same ones.
             least = self._forced(hands, self.mine)
@@ -398,7 +486,17 @@ class Search:
     ) -> bool:
         return (
             self._play_v(
-                hands, trick, seat, trick_no, left, memory, extra, need, live, _top(self.rules, trick)
+                hands,
+                trick,
+                seat,
+                trick_no,
+                left,
+                memory,
+                extra,
+                need - 1,
+                need,
+                live,
+                _top(self.rules, trick),
             )
             >= need
         )
@@ -412,12 +510,14 @@ class Search:
         left: int,
         memory: Any,
         extra: Any,
-        need: int,
+        alpha: int,
+        beta: int,
         live: int,
         top: tuple[int, int, int],
     ) -> int:
-        """A bound of the rest from inside a trick, as :meth:`value` gives it. ``top``: the suit led, the
-        strength of the card winning so far and its seat (-1 before any)."""
+        """What the rest is worth from inside a trick, searched in the window (``alpha``, ``beta``) as
+        :meth:`window` does. ``top``: the suit led, the strength of the card winning so far and its seat
+        (-1 before any)."""
         counter = self.counter
         counter[0] += 1
         if counter[0] & 255 == 0 and time.perf_counter() > self.deadline:
@@ -429,7 +529,15 @@ class Search:
         best: int | None = None
         fu, suit, rank, trump = r.fu, r.suit, r.rank, r.trump
         lead_suit, top_v, _top_seat = top
-        for card in self.moves(hands, trick, seat, memory, live, top):
+        moves = self.moves(hands, trick, seat, memory, live, top)
+        leading = not trick
+        if leading:
+            # The lead that decided this position in an earlier search first.
+            hint = self._hint
+            if hint in moves and moves[0] != hint:
+                moves = [hint, *(c for c in moves if c != hint)]
+            chosen = moves[0]
+        for card in moves:
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
             if card == fu:
@@ -444,23 +552,43 @@ class Search:
                 gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
                 new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
                 value = gain + self._trick_v(
-                    hands, winner, trick_no + 1, left - 1, new_memory, new_extra, need - gain
+                    hands, winner, trick_no + 1, left - 1, new_memory, new_extra, alpha - gain, beta - gain
                 )
             else:
                 value = self._play_v(
-                    hands, trick, (seat + 1) % self.seats, trick_no, left, memory, extra, need, live, now
+                    hands,
+                    trick,
+                    (seat + 1) % self.seats,
+                    trick_no,
+                    left,
+                    memory,
+                    extra,
+                    alpha,
+                    beta,
+                    live,
+                    now,
                 )
             trick.pop()
             hands[seat] = hand
             if maximise:
                 if best is None or value > best:
                     best = value
-                    if value >= need:
-                        return value
+                    if leading:
+                        chosen = card
+                    if value >= beta:
+                        break
+                    if value > alpha:
+                        alpha = value
             elif best is None or value < best:
                 best = value
-                if value < need:
-                    return value
+                if leading:
+                    chosen = card
+                if value <= alpha:
+                    break
+                if value < beta:
+                    beta = value
+        if leading:
+            self._lead = chosen
         assert best is not None
         return best
 
@@ -486,9 +614,16 @@ class Search:
         for h in hands:
             live |= h
         if found is None:
-            lo, hi = self._bounds(hands, leader, live, trick_no, left)
+            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left)
         else:
             lo, hi = found
+        if self.above is not None:
+            # What best play is proved to get at most there, careless play gets at most.
+            ceiling = self.above.get(key)
+            if ceiling is not None and ceiling[1] < hi:
+                hi = ceiling[1]
+                if lo > hi:
+                    raise AssertionError("bounds of the careless and the best value cross")
         if lo >= cap or lo == hi:
             return lo
         if hi < cap:
@@ -526,7 +661,8 @@ class Search:
         best = None
         fu, suit, rank, trump = r.fu, r.suit, r.rank, r.trump
         lead_suit, top_v, _top_seat = top
-        for card in self.moves(hands, trick, seat, memory, live, top):
+        moves = self.moves(hands, trick, seat, memory, live, top)
+        for card in moves:
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
             if card == fu:
@@ -599,7 +735,7 @@ class Search:
         r = self.rules
         hand = hands[seat]
         legal = r.legal(memory, seat, hand, trick) if r.legal is not None else hand
-        if legal & (legal - 1) == 0:
+        if not legal & (legal - 1):  # one card
             return [legal.bit_length() - 1]
         if live is None:
             live = 0
@@ -609,18 +745,26 @@ class Search:
                 live |= 1 << c
         # The cards kept and their order depend only on these: a memo.
         on_side = seat in self.side
+        gaps = live & ((1 << legal.bit_length()) - (legal & -legal))
         if trick:
             if top is None:
                 top = _top(r, trick)
             if top[0] < 0:
-                memo_key: tuple[Any, ...] = (legal, live, on_side, -1)
+                memo_key: tuple[Any, ...] = (legal, gaps, on_side, -1)
             else:
-                memo_key = (legal, live, on_side, top[0], top[1], top[2] in self.side)
+                memo_key = (legal, gaps, on_side, top[0], top[1], top[2] in self.side)
         else:
-            memo_key = (legal, live, on_side)
+            memo_key = (legal, gaps, on_side)
         found = self._moves.get(memo_key)
         if found is not None:
             return found
+        return self._new_moves(legal, live, trick, seat, memo_key)
+
+    def _new_moves(
+        self, legal: int, live: int, trick: list[tuple[int, int]], seat: int, memo_key: tuple[Any, ...]
+    ) -> list[int]:
+        """The moves of :meth:`moves` not yet in its memo, found and kept there under ``memo_key``."""
+        r = self.rules
         cls, suit = r.cls, r.suit
         kept: list[int] = []
         prev = -1
@@ -682,7 +826,9 @@ class Search:
             loses.sort(key=lambda c: (-weight[c], rank[c]))
             wins.sort(key=lambda c: rank[c])
             return loses + wins
-        loses.sort(key=lambda c: -rank[c])
+        # Nobody here wants the trick: the heaviest card that loses it first (shed where it costs least),
+        # then the strongest.
+        loses.sort(key=lambda c: (-abs(weight[c]), -rank[c]))
         wins.sort(key=lambda c: rank[c])
         return loses + wins
 
@@ -1308,12 +1454,25 @@ def _fails_after(
 
 def solve(q: Question, *, budget: float = DEFAULT_BUDGET) -> dict[str, Any]:
     """Answer a claim question: the verdict, the values, the line that shows it, the effort."""
+    # The search makes no reference cycles, only many small tuples that its tables keep: the cyclic
+    # garbage collector, which would walk those tables again and again, is paused while it runs.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _solve(q, budget=budget)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _solve(q: Question, *, budget: float) -> dict[str, Any]:
     start = time.perf_counter()
     deadline = start + budget
     counter = [0]
     pos = q.position
     best = Search(pos, careless=False, deadline=deadline, counter=counter)
     careless = Search(pos, careless=True, deadline=deadline, counter=counter)
+    best.below, careless.above = careless.table, best.table
     live = 0
     for h in pos.hands:
         live |= h

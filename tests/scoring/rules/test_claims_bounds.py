@@ -1,0 +1,143 @@
+"""The bounds the claim solver takes before searching (quick tricks, a partnership's among them, and the whole
+of what is left when the side on lead cashes every trick), against a plain minimax over the compact position:
+every bound must hold, for best play and for careless play, whoever leads. Small made-up deals of four
+players in two partnerships, with and without trumps, cards worth points or not, a last-trick bonus, so
+that partners who must overtake, ruffers and cashing every trick all come up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.rules.claims import Position, Rules, Search, _follow_legal
+from tests.scoring.rules.playout import examples
+
+SEATS = 4
+SIDE = frozenset({0, 2})
+
+
+def winner(rules: Rules, trick: list[tuple[int, int]]) -> int:
+    """Who wins ``trick``: the highest trump, else the highest card of the suit led."""
+
+    def strength(card: int) -> int:
+        if rules.suit[card] == rules.trump:
+            return 100 + rules.rank[card]
+        return rules.rank[card] if rules.suit[card] == rules.suit[trick[0][1]] else -1
+
+    return max(trick, key=lambda play: strength(play[1]))[0]
+
+
+def minimax(rules: Rules, hands: list[int], leader: int, careless: bool) -> int:
+    """The side's value of the rest with no pruning and no table: the side maximises (or, careless,
+    minimises with everyone), the others minimise."""
+
+    def play(hands: list[int], trick: list[tuple[int, int]], seat: int) -> int:
+        if len(trick) == SEATS:
+            won = winner(rules, trick)
+            gain = 0
+            if won in SIDE:
+                gain = rules.per_trick + sum(rules.weight[c] for _s, c in trick)
+                if not any(hands):
+                    gain += rules.last_bonus
+            return gain + (play(hands, [], won) if any(hands) else 0)
+        assert rules.legal is not None
+        legal = rules.legal(None, seat, hands[seat], trick)
+        values = []
+        for card in range(len(rules.cards)):
+            if legal >> card & 1:
+                rest = list(hands)
+                rest[seat] &= ~(1 << card)
+                values.append(play(rest, [*trick, (seat, card)], (seat + 1) % SEATS))
+        return max(values) if seat in SIDE and not careless else min(values)
+
+    return play(hands, [], leader)
+
+
+@st.composite
+def deals(draw: Any) -> tuple[Rules, list[int], int]:
+    tricks = draw(st.integers(1, 3))
+    suits = draw(st.integers(1, 3))
+    trump = draw(st.sampled_from([None, 0])) if suits > 1 else None
+    n = tricks * SEATS
+    # Cards numbered by suit, then rank low to high (what Rules asks).
+    counts = [1] * suits
+    for _k in range(n - suits):
+        counts[draw(st.integers(0, suits - 1))] += 1
+    suit = tuple(s for s in range(suits) for _k in range(counts[s]))
+    rank = tuple(r for s in range(suits) for r in range(counts[s]))
+    weight = tuple(draw(st.lists(st.sampled_from([0, 0, 1, 3]), min_size=n, max_size=n)))
+    per_trick = draw(st.sampled_from([0, 1]))
+    last_bonus = draw(st.sampled_from([0, 1, 3]))
+    order = draw(st.permutations(range(n)))
+    hands = [sum(1 << c for c in order[k * tricks : (k + 1) * tricks]) for k in range(SEATS)]
+    ref: list[Rules] = []
+    rules = Rules(
+        tuple(f"c{i}" for i in range(n)),
+        suit,
+        rank,
+        weight,
+        trump,
+        per_trick=per_trick,
+        last_bonus=last_bonus,
+        legal=_follow_legal(ref),
+    )
+    ref.append(rules)
+    return rules, hands, draw(st.integers(0, SEATS - 1))
+
+
+@settings(max_examples=examples(400))
+@given(deal=deals(), careless=st.booleans())
+def test_the_bounds_before_search_hold_against_a_plain_minimax(
+    deal: tuple[Rules, list[int], int], careless: bool
+) -> None:
+    rules, hands, leader = deal
+    left = hands[0].bit_count()
+    pos = Position(rules, SEATS, hands, leader, SIDE, 1, left)
+    search = Search(pos, careless=careless, deadline=float("inf"), counter=[0])
+    live = 0
+    for h in hands:
+        live |= h
+    lo, hi = search._bounds(list(hands), leader, live, 1, left)
+    value = minimax(rules, hands, leader, careless)
+    assert lo <= value <= hi
+    # And the search itself, which starts from those bounds, finds that value.
+    if careless:
+        assert search.minimum(10**6) == value
+    else:
+        assert search.window(-(10**6), 10**6) == value
+
+
+def test_a_partner_who_must_overtake_ends_the_cashing_of_the_leader_s_masters() -> None:
+    # Two suits, no trumps, one trick each. B: cards 0-4 (ranks 0-4); A: cards 5-11 (ranks 0-6).
+    b = list(range(5))
+    a = list(range(5, 12))
+    ref: list[Rules] = []
+    rules = Rules(
+        tuple(f"B{r}" for r in range(5)) + tuple(f"A{r}" for r in range(7)),
+        (0,) * 5 + (1,) * 7,
+        tuple(range(5)) + tuple(range(7)),
+        (0,) * 12,
+        None,
+        per_trick=1,
+        legal=_follow_legal(ref),
+    )
+    ref.append(rules)
+    # Seat 0 leads A5 and A4, above the opponents' As, but partner 2 holds only A6 there: it must
+    # overtake, then lead B, and the opponents keep the lead; A4 is never cashed.
+    hands = [
+        1 << a[5] | 1 << a[4] | 1 << b[0],
+        1 << a[0] | 1 << b[4] | 1 << b[3],
+        1 << a[6] | 1 << b[1] | 1 << b[2],
+        1 << a[1] | 1 << a[2] | 1 << a[3],
+    ]
+    pos = Position(rules, SEATS, hands, 0, SIDE, 1, 3)
+    search = Search(pos, careless=False, deadline=float("inf"), counter=[0])
+    live = sum(hands)
+
+    assert minimax(rules, hands, 0, careless=False) == 1
+    assert search._sure(hands, 0, 3) == (1, 1)
+    lo, hi = search._bounds(list(hands), 0, live, 1, 3)
+    assert lo <= 1 <= hi
+    assert search.window(-10, 10) == 1
