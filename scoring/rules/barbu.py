@@ -56,6 +56,7 @@ NO_TRUMP = "none"
 TRUMP_VALUES = (*SUITS, NO_TRUMP)
 
 _SUIT_OF = {card: suit_of(card) for card in FRENCH_52.cards}
+_SUIT_OF_CARD = _SUIT_OF.__getitem__  # suit_of for the cards of this deck (all a play can name)
 _SUIT_CARDS = {suit: frozenset(c for c in FRENCH_52.cards if _SUIT_OF[c] == suit) for suit in SUITS}
 
 # Verdict rule codes.
@@ -262,7 +263,9 @@ class Barbu(Game[BarbuState]):
     def actors(self, state: BarbuState, move: Move) -> frozenset[int | None]:
         phase = state.phase
         if phase == "play" and isinstance(move, PlayCard):  # nearly every move
-            current = state.trick_play.current  # whose turn, as TrickPlay.to_play says, without the call
+            # Whose turn, as TrickPlay.to_play says, without the calls.
+            tricks = state.tricks
+            current = (tricks if tricks is not None else state.trick_play).current
             return ONLY[(current.leader + len(current.plays)) % state.seats]
         if isinstance(move, Choose):
             if move.choice == "close":
@@ -274,7 +277,7 @@ class Barbu(Game[BarbuState]):
             return frozenset({state.dealer}) if phase in _CHOICES else frozenset()
         if isinstance(move, PassCards) and phase == "pass":
             return frozenset(self._not_passed(state))
-        if isinstance(move, PlayCard | Call) and phase == "domino":
+        if isinstance(move, (PlayCard, Call)) and phase == "domino":
             return frozenset({state.turn})
         return frozenset()
 
@@ -349,8 +352,8 @@ class Barbu(Game[BarbuState]):
 
     # ---- moves ----------------------------------------------------------------------------------
     def _apply(self, state: BarbuState, move: Move) -> tuple[BarbuState, list[Verdict]]:
-        if type(move) is PlayCard and state.phase == "play":  # nearly every move: asked first
-            return self._play_trick(state, _seat(move), move.card)
+        if type(move) is PlayCard and state.phase == "play" and move.seat is not None:  # nearly every move
+            return self._play_trick(state, move.seat, move.card)
         if isinstance(move, Choose):
             return self._choose(state, move), []
         if isinstance(move, PassCards):
@@ -473,13 +476,15 @@ class Barbu(Game[BarbuState]):
 
     # ---- trick play -----------------------------------------------------------------------------
     def _play_trick(self, state: BarbuState, seat: int, card: str) -> tuple[BarbuState, list[Verdict]]:
-        holdings = state.hands
+        holdings = state.holdings or state.hands  # the property (which names what is missing) if need be
         taken = holdings.remove_card(seat, card)  # refuses a card the seat cannot hold
-        play = state.trick_play
+        play = state.tricks or state.trick_play
         index = state.move_index
-        led = play.current.led
+        current = play.current
+        plays = current.plays
+        led = plays[0][1] if plays else None  # Trick.led, without the call
         if state.pending or (led is not None and _SUIT_OF[card] != _SUIT_OF[led]):
-            pending, found = follow_suit(state, seat, card, led=led, trick=play.number)
+            pending, found = follow_suit(state, seat, card, led=led, trick=current.number, suit=_SUIT_OF_CARD)
         else:
             pending, found = state.pending, []  # what follow_suit says of a lead or a card of the suit led
         if pending:
@@ -489,11 +494,12 @@ class Barbu(Game[BarbuState]):
             pending, provisional, verdicts = _sort_proofs(pending, state.provisional, found)
         else:
             provisional, verdicts = state.provisional, []
-        if holdings.hands is not None:
-            rule = self._breach(state, seat, card)
+        hands = holdings.hands
+        if hands is not None:
+            rule = self._breach(state, seat, card, hands[seat], plays)
             if rule is not None and rule != RULE_FOLLOW:  # a revoke is already reported by follow_suit
                 template, params = self._message(state, rule, seat, card)
-                verdicts.append(Verdict(rule, seat, play.number, template, index, params=params))
+                verdicts.append(Verdict(rule, seat, current.number, template, index, params=params))
         else:
             pending += self._assertions(state, seat, card)
         after = play.play(seat, card, _strength(state.trump))
@@ -507,10 +513,20 @@ class Barbu(Game[BarbuState]):
             return evolve(new, phase="over", over=True, ended="automatic", provisional=()), verdicts
         return new, verdicts
 
-    def _breach(self, state: BarbuState, seat: int, card: str) -> str | None:
-        """Deal known: the rule a play of ``card`` by ``seat`` breaks now, or None (rules §6)."""
-        hand = state.hands.hand(seat)
-        plays = state.trick_play.current.plays
+    def _breach(
+        self,
+        state: BarbuState,
+        seat: int,
+        card: str,
+        hand: frozenset[str] | None = None,
+        plays: tuple[tuple[int, str], ...] | None = None,
+    ) -> str | None:
+        """Deal known: the rule a play of ``card`` by ``seat`` breaks now, or None (rules §6). ``hand``
+        and ``plays`` are the seat's hand and the trick's plays so far, where the caller has them."""
+        if hand is None:
+            hand = state.hands.hand(seat)
+        if plays is None:
+            plays = state.trick_play.current.plays
         suit = _SUIT_OF[card]
         if not plays:
             if suit == HEARTS and self.spec(state).no_heart_lead and not hand <= _SUIT_CARDS[HEARTS]:
@@ -731,7 +747,9 @@ class Barbu(Game[BarbuState]):
         else:
             down, up = row
             new = (down + 1, up) if RANK_INDEX[rank_of(card)] == (base - down - 1) % n else (down, up + 1)
-        return tuple(new if i == at else r for i, r in enumerate(state.layout))
+        layout = list(state.layout)
+        layout[at] = new
+        return tuple(layout)
 
     def _play_domino(self, state: BarbuState, seat: int, card: str) -> tuple[BarbuState, list[Verdict]]:
         taken = state.hands.remove_card(seat, card)  # refuses a card the seat cannot hold
@@ -744,7 +762,8 @@ class Barbu(Game[BarbuState]):
                 card=card,
                 cards=list(FRENCH_52.sort(playable)),
             )
-        pending, verdicts = state.pending, list[Verdict]()
+        pending = state.pending
+        verdicts: list[Verdict] = []
         if pending:
             pending, found = prove(state, seat, (f"card:{card}",), state.move_index)
             pending, _held, verdicts = _sort_proofs(pending, (), found)
@@ -836,15 +855,22 @@ class Barbu(Game[BarbuState]):
             )
         else:
             play = state.trick_play
-            won = [play.tricks_won(s) for s in range(state.seats)]
-            taken = [
-                [c for c in FRENCH_52.sort(play.captured(s)) if c in spec.card_penalties]
-                for s in range(state.seats)
-            ]
+            penalties, by_number = spec.card_penalties, spec.trick_penalties
+            # One pass over the tricks: by seat, the tricks won, the penalty cards in them and what the
+            # tricks' numbers cost.
+            won = [0] * state.seats
+            caught: list[list[str]] = [[] for _seat in range(state.seats)]
+            numbered = [0] * state.seats
+            for trick in play.done:
+                winner = trick.winner
+                if winner is None:
+                    continue
+                won[winner] += 1
+                caught[winner] += [c for _seat, c in trick.plays if c in penalties]
+                numbered[winner] += by_number.get(trick.number, 0)
+            taken = [list(FRENCH_52.sort(cards)) for cards in caught]
             scores = [
-                spec.per_trick * won[s]
-                + sum(spec.card_penalties[c] for c in taken[s])
-                + sum(spec.trick_penalties.get(t.number, 0) for t in play.done if t.winner == s)
+                spec.per_trick * won[s] + sum(penalties[c] for c in taken[s]) + numbered[s]
                 for s in range(state.seats)
             ]
             if state.claimed is not None:

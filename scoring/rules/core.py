@@ -43,6 +43,8 @@ Score = int | Fraction
 
 _T = TypeVar("_T")
 _PLAIN: dict[type, frozenset[str]] = {}
+_new = object.__new__
+_set = object.__setattr__
 
 
 def evolve(obj: _T, /, **changes: Any) -> _T:
@@ -60,15 +62,14 @@ def evolve(obj: _T, /, **changes: Any) -> _T:
         _PLAIN[cls] = names
     if not names:
         return replace(obj, **changes)  # type: ignore[type-var]
-    state = obj.__dict__.copy()
-    size = len(state)
-    state.update(changes)
+    own = obj.__dict__
+    state = {**own, **changes}
     # Every field is already in the copy: only a name that is not one can make it grow.
-    if len(state) != size and not names.issuperset(changes):
+    if len(state) != len(own) and not names.issuperset(changes):
         unknown = ", ".join(sorted(set(changes) - names))
         raise TypeError(f"{cls.__name__} has no field {unknown}")
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", state)
+    new = _new(cls)
+    _set(new, "__dict__", state)
     return new
 
 
@@ -224,12 +225,10 @@ class Holdings:
         result as the general case)."""
         hands = self.hands
         counts = self.counts
+        gone = self.gone
         if hands is None:
-            if card not in self.deck or card in self.gone or counts[seat] <= 0:
+            if card not in self.deck or card in gone or counts[seat] <= 0:
                 self.check_holds(seat, card, field=field)  # names the fault
-        elif card not in hands[seat] or card in self.gone:
-            self.check_holds(seat, card, field=field)
-        if hands is None:
             if counts[seat] < 1:
                 raise ImpossibleMove(
                     "hand.count",
@@ -239,16 +238,23 @@ class Holdings:
                     count=counts[seat],
                 )
         else:
-            hands = (*hands[:seat], hands[seat] - {card}, *hands[seat + 1 :])
+            hand = hands[seat]
+            if card not in hand or card in gone:
+                self.check_holds(seat, card, field=field)
+            changed = list(hands)
+            changed[seat] = hand - {card}
+            hands = tuple(changed)
         less = list(counts)
         less[seat] -= 1
-        # A copy filled in place (the frozen class refuses attributes; its __dict__ does not).
-        made = object.__new__(Holdings)
+        # A copy filled in place, field by field (the frozen class refuses attributes; its __dict__ does
+        # not): every field of the class is named here.
+        made = _new(Holdings)
         new = made.__dict__
-        new.update(self.__dict__)
+        new["deck"] = self.deck
         new["counts"] = tuple(less)
         new["hands"] = hands
-        new["gone"] = self.gone | {card}
+        new["gone"] = gone | {card}
+        new["stock"] = self.stock
         return made
 
     def add(self, seat: int, cards: Iterable[str], *, count: int | None = None) -> Holdings:
@@ -553,7 +559,7 @@ class Game(ABC, Generic[S]):
                     return self._irregular(state, new, verdicts, index)
                 if new is state:
                     return _tuple_new(Step, (evolve(new, move_index=index + 1), ()))
-                object.__setattr__(new, "move_index", index + 1)  # what _counted does
+                _set(new, "move_index", index + 1)  # what _counted does
                 return _tuple_new(Step, (new, ()))
         if not isinstance(move, Move):
             raise MalformedMove("move.malformed", _("not a move"), field="move")
@@ -571,7 +577,7 @@ class Game(ABC, Generic[S]):
         if isinstance(move, Deal):
             if state.phase != "deal":
                 raise ImpossibleMove("phase.wrong", _("the cards have already been dealt"), field="type")
-            new, verdicts = self._deal(state, move), list[Verdict]()
+            new, verdicts = self._deal(state, move), []
         elif state.phase == "deal":
             raise ImpossibleMove("phase.wrong", _("the deal must be recorded first"), field="type")
         elif isinstance(move, Claim):
@@ -620,7 +626,7 @@ class Game(ABC, Generic[S]):
         copied first."""
         if new is state:
             return evolve(new, move_index=index)
-        object.__setattr__(new, "move_index", index)
+        _set(new, "move_index", index)
         return new
 
     def is_over(self, state: S) -> bool:

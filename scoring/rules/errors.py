@@ -150,7 +150,12 @@ def plain_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return {name: _plain(value) for name, value in params.items()}
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:  # nearly every param: as it is, without the checks below
+        return value
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, frozenset | set):

@@ -34,7 +34,7 @@ class Trick:
 
     @property
     def cards(self) -> tuple[str, ...]:
-        return tuple(card for _seat, card in self.plays)
+        return tuple([card for _seat, card in self.plays])
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -129,11 +129,26 @@ class TrickPlay:
         if seat != (current.leader + len(plays)) % self.seats:
             raise AssertionError("the game must check the turn before calling play()")
         plays = (*plays, (seat, card))
+        number, leader = current.number, current.leader
         if len(plays) < (players or self.seats):
-            return new_trick_play(self.seats, new_trick(current.number, current.leader, plays), self.done)
-        winner = winner_of(plays, strength)
-        finished = new_trick(current.number, current.leader, plays, winner)
-        return new_trick_play(self.seats, new_trick(current.number + 1, winner, ()), (*self.done, finished))
+            # new_trick and new_trick_play, without the calls (made at every card)
+            trick = _new(Trick)
+            fields = trick.__dict__
+            fields["number"] = number
+            fields["leader"] = leader
+            fields["plays"] = plays
+            fields["winner"] = None
+            done = self.done
+        else:
+            winner = winner_of(plays, strength)
+            trick = new_trick(number + 1, winner, ())
+            done = (*self.done, new_trick(number, leader, plays, winner))
+        made = _new(TrickPlay)
+        fields = made.__dict__
+        fields["seats"] = self.seats
+        fields["current"] = trick
+        fields["done"] = done
+        return made
 
     def close(self, trick: Trick, winner: int) -> TrickPlay:
         finished = new_trick(trick.number, trick.leader, trick.plays, winner)
@@ -147,7 +162,7 @@ class TrickPlay:
         return sum(1 for t in self.done if t.winner == seat)
 
     def captured(self, seat: int) -> tuple[str, ...]:
-        return tuple(card for t in self.done if t.winner == seat for card in t.cards)
+        return tuple([card for t in self.done if t.winner == seat for _seat, card in t.plays])
 
     def led_suits(self, suit: Callable[[str], str] = suit_of) -> frozenset[str]:
         """The suits led so far, the current trick included."""
@@ -191,7 +206,7 @@ def follow_suit(
         return pending, verdicts
     wanted = suit(led)
     if state.deal_known:
-        if any(suit(c) == wanted for c in state.hands.hand(seat)):
+        if wanted in map(suit, state.hands.hand(seat)):  # holds a card of the suit led
             params = {"seat": seat, "lead": wanted, "trick": trick}
             verdicts.append(Verdict(rule, seat, trick, FOLLOW_SUIT, index, params=params))
     else:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from scoring.rules import get_game, replay
 from scoring.rules.barbu import Barbu, BarbuState
 from scoring.rules.barbu_contracts import SEED
+from scoring.rules.cards import FRENCH_52
 from scoring.rules.core import HandState
 from scoring.rules.moves import Call, Choose, Claim, ClaimResponse, Move, PlayCard
 
@@ -75,9 +76,29 @@ def test_every_hand_adds_up_to_its_contract_total_in_both_modes(
         assert len(result.details["finishing_order"]) == 4
     elif contract in ("MP", "MIS"):
         assert sum(result.details["tricks"]) == 13
+    else:
+        assert (result.details["tricks"], result.details["taken"], list(result.scores)) == plain_count(
+            p.final
+        )
     blind = replay(GAME, GAME.moves_only(p.moves), options=p.options, seats=4, dealer=p.dealer)
     assert blind.verdicts == ()
     assert GAME.result(blind.final).scores == result.scores
+
+
+def plain_count(state: HandState) -> tuple[list[int], list[list[str]], list[int]]:
+    """A trick contract's tricks, penalty cards taken and scores by seat, counted seat by seat."""
+    assert isinstance(state, BarbuState)
+    spec, play = GAME.spec(state), state.trick_play
+    won = [play.tricks_won(s) for s in range(4)]
+    taken = [[c for c in FRENCH_52.sort(play.captured(s)) if c in spec.card_penalties] for s in range(4)]
+    scores = [
+        spec.per_trick * won[s]
+        + sum(spec.card_penalties[c] for c in taken[s])
+        + sum(spec.trick_penalties.get(t.number, 0) for t in play.done if t.winner == s)
+        + (state.claimed[s] if state.claimed is not None else 0)
+        for s in range(4)
+    ]
+    return won, taken, scores
 
 
 def irregular(state: BarbuState, legal: list[Move]) -> list[Move]:
