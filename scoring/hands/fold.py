@@ -212,8 +212,14 @@ def fold(setup: Setup, entries: Sequence[Entry]) -> HandView:
         setup.options, seats=len(setup.seats), dealer=setup.dealer, context=setup.context
     )
     states = [state]
+    apply, add = game.apply, states.append
     for entry in standing:
-        states.append(_apply(game, states[-1], entry))
+        try:
+            state = apply(state, entry.move).state
+        except ImpossibleMove as exc:
+            message = f"move at position {entry.position}: {exc.message}"
+            raise type(exc)(exc.code, message, field=exc.field) from exc
+        add(state)
     return _view(setup, game, tuple(standing), tuple(states), tuple(rulings), tuple(undone))
 
 
@@ -258,15 +264,6 @@ def check_log(
             field = f"{at}.{exc.field}" if exc.field else at
             raise type(exc)(exc.code, f"{at}: {exc.message}", field=field) from exc
     return view, verdicts
-
-
-def _apply(game: Game[Any], state: HandState, entry: MoveEntry) -> HandState:
-    try:
-        new: HandState = game.apply(state, entry.move).state
-    except ImpossibleMove as exc:
-        message = f"move at position {entry.position}: {exc.message}"
-        raise type(exc)(exc.code, message, field=exc.field) from exc
-    return new
 
 
 def _view(
@@ -397,6 +394,8 @@ def _result_with_rulings(game: Game[Any], state: HandState, rulings: Sequence[Ru
             result = _rescored(result, tuple(s + d for s, d in zip(result.scores, delta, strict=True)), r)
         elif kind == "assign_score":
             result = _rescored(result, _scores(r.rectification, seats), r)
+    if result is played:  # no ruling changed the scores by hand (nearly every hand): no adjustment
+        return result
     # What the rulings changed by hand is the director's adjustment, kept apart from the game's own
     # columns (see scoring.hands.match): the game's invariants hold on what the play scored.
     change = tuple(

@@ -71,6 +71,8 @@ from scoring.rules.core import score_str
 from scoring.rules.errors import _, plain_params
 from scoring.rules.moves import Claim, ClaimResponse
 
+_CLAIMS = (Claim, ClaimResponse)
+
 # A hand to fold: its dealer, its log entries and where it is in a record (``hands[3].``; the record
 # fields a refusal names start with it).
 LoggedHand = tuple[int, Sequence[Entry], str]
@@ -87,9 +89,7 @@ class Final:
 
     @classmethod
     def of(cls, view: HandView) -> Final:
-        claimed = view.settled is not None or any(
-            isinstance(m.move, Claim | ClaimResponse) for m in view.moves
-        )
+        claimed = view.settled is not None or any(isinstance(m.move, _CLAIMS) for m in view.moves)
         return cls(view.state, view.rulings, claimed)
 
     def serves(self, game: Game[Any], values: Mapping[str, Any], context: Mapping[str, Any]) -> bool:

@@ -209,6 +209,22 @@ def test_a_replaced_move_must_still_fit_the_rest_of_the_hand(name: str) -> None:
     assert caught.value.field is not None and caught.value.field.startswith(f"position {len(entries) + 1}")
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_the_fold_names_the_position_of_a_move_that_cannot_stand(name: str) -> None:
+    setup, entries, _ = log_of(name, 4)
+    broken = [*entries[:5], MoveEntry(6, entries[3].move), *entries[6:]]
+    before = fold(setup, entries[:5]).state  # the hand up to the move that cannot stand
+    with pytest.raises(ImpossibleMove) as engine:
+        get_game(name).apply(before, entries[3].move)
+
+    with pytest.raises(ImpossibleMove) as caught:
+        fold(setup, broken)
+
+    assert type(caught.value) is type(engine.value) and caught.value.code == engine.value.code
+    assert caught.value.message == f"move at position 6: {engine.value.message}"
+    assert caught.value.field == engine.value.field
+
+
 def test_check_log_names_the_entry_that_cannot_stand() -> None:
     setup, entries, _ = log_of(GAMES[0], 4)
     broken = [*entries[:5], MoveEntry(6, entries[3].move), *entries[6:]]
