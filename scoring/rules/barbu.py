@@ -1026,21 +1026,26 @@ def _crossed(
     played = context.get("played")
     if played is None:
         return ((),) * seats
-    bad = ImpossibleMove(
-        "barbu.context", _("context 'played' must give each seat's list of contract codes"), field="context"
-    )
+
+    def bad() -> ImpossibleMove:  # made only when it is raised
+        return ImpossibleMove(
+            "barbu.context",
+            _("context 'played' must give each seat's list of contract codes"),
+            field="context",
+        )
+
     by_seat: list[Any]
     if isinstance(played, Mapping):
         by_seat = [[] for _seat in range(seats)]
         for key, codes_played in played.items():
             seat = int(key) if isinstance(key, str) and key.isdigit() else key
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
-                raise bad
+                raise bad()
             by_seat[seat] = codes_played
     elif isinstance(played, list | tuple) and len(played) == seats:
         by_seat = list(played)
     else:
-        raise bad
+        raise bad()
     out: list[tuple[str, ...]] = []
     for entry in by_seat:
         if (
@@ -1048,7 +1053,7 @@ def _crossed(
             or any(c not in codes for c in entry)
             or len(set(entry)) != len(entry)
         ):
-            raise bad
+            raise bad()
         out.append(tuple(entry))
     return tuple(out)
 
