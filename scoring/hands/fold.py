@@ -196,18 +196,28 @@ def ruled_against(view: HandView) -> list[int]:
 def fold(setup: Setup, entries: Sequence[Entry]) -> HandView:
     """Fold a hand's log. Raises ImpossibleMove if a move (or a ruling's correction) cannot stand."""
     game = get_game(setup.game)
-    undone = [e for e in entries if isinstance(e, UndoEntry)]
-    rulings = [e for e in entries if isinstance(e, RulingEntry)]
-    undone_positions = {u.of_position for u in undone}
-    replaced: dict[int, Move] = {}
-    for r in rulings:
-        if r.rectification.get("kind") == "replace_move":
-            replaced[r.refs[0]] = move_from_dict(r.rectification["move"])
-    standing = [
-        replace(e, move=replaced[e.position]) if e.position in replaced else e
-        for e in entries
-        if isinstance(e, MoveEntry) and e.position not in undone_positions
-    ]
+    moves: list[MoveEntry] = []
+    undone: list[UndoEntry] = []
+    rulings: list[RulingEntry] = []
+    for e in entries:  # one pass, the moves first (nearly every entry)
+        if isinstance(e, MoveEntry):
+            moves.append(e)
+        elif isinstance(e, UndoEntry):
+            undone.append(e)
+        elif isinstance(e, RulingEntry):
+            rulings.append(e)
+    standing = moves
+    if undone or rulings:
+        undone_positions = {u.of_position for u in undone}
+        replaced: dict[int, Move] = {}
+        for r in rulings:
+            if r.rectification.get("kind") == "replace_move":
+                replaced[r.refs[0]] = move_from_dict(r.rectification["move"])
+        standing = [
+            replace(e, move=replaced[e.position]) if e.position in replaced else e
+            for e in moves
+            if e.position not in undone_positions
+        ]
     state = game.initial_state(
         setup.options, seats=len(setup.seats), dealer=setup.dealer, context=setup.context
     )
