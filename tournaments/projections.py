@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from common.batch import gc_paused
@@ -68,6 +68,7 @@ from tournaments.plan.standings import (
 
 log = logging.getLogger(__name__)
 REBUILD_BATCH = 200  # matches folded per query when rebuilding from the log
+SAVE_BATCH = 500  # players whose current ratings are saved per statement
 
 
 # ---- contributions -----------------------------------------------------------------------------------
@@ -532,7 +533,8 @@ def ratings_apply_match(*, match_id: int) -> bool:
             return False
         last = RatedMatch.objects.filter(game=match.game).aggregate(m=Max("match_id"))["m"]
         if rated is None and (last is None or match_id > last):
-            _rate(match.game, [outcome], _current(match.game, outcome.players))
+            state = _current(match.game, outcome.players)
+            _save_current(match.game, _rate(match.game, [outcome], state), state)
         else:
             _rerate_from(match.game, match_id)
     return True
@@ -563,9 +565,11 @@ def _current(game: str, players: Iterable[int | None]) -> dict[int, ratings.Rati
     return {r.player_id: (r.mu, r.sigma) for r in PlayerRating.objects.filter(game=game, player_id__in=ids)}
 
 
-def _rate(game: str, outcomes: Sequence[MatchOutcome], state: dict[int, ratings.Rating]) -> None:
-    """Rate the outcomes in order from ``state`` (updated in place); write history and current ratings."""
+def _rate(game: str, outcomes: Sequence[MatchOutcome], state: dict[int, ratings.Rating]) -> set[int]:
+    """Rate the outcomes in order from ``state`` (updated in place); write the history and the matches
+    rated. The players whose rating changed are returned: the caller saves their current ratings."""
     history: list[RatingHistory] = []
+    rated: list[RatedMatch] = []
     touched: set[int] = set()
     for outcome in outcomes:
         changed = _rate_one(outcome, state)
@@ -573,10 +577,11 @@ def _rate(game: str, outcomes: Sequence[MatchOutcome], state: dict[int, ratings.
             RatingHistory(player_id=p, game=game, match_id=outcome.match, mu=state[p][0], sigma=state[p][1])
             for p in sorted(changed)
         ]
-        RatedMatch.objects.create(match_id=outcome.match, game=game, position=outcome.position)
+        rated.append(RatedMatch(match_id=outcome.match, game=game, position=outcome.position))
         touched |= changed
+    RatedMatch.objects.bulk_create(rated)
     RatingHistory.objects.bulk_create(history)
-    _save_current(game, touched, state)
+    return touched
 
 
 def _rate_one(outcome: MatchOutcome, state: dict[int, ratings.Rating]) -> set[int]:
@@ -622,14 +627,38 @@ def ratings_from_log(game: str) -> RatingsRebuilt:
 
 
 def _save_current(game: str, players: Iterable[int], state: dict[int, ratings.Rating]) -> None:
-    for p in players:
-        count = RatingHistory.objects.filter(game=game, player_id=p).count()
-        if p in state and count:
-            PlayerRating.objects.update_or_create(
-                player_id=p, game=game, defaults={"mu": state[p][0], "sigma": state[p][1], "matches": count}
-            )
-        else:
-            PlayerRating.objects.filter(player_id=p, game=game).delete()
+    """The players' current ratings as ``state`` has them, with the number of matches their history
+    holds; a player with no history left (or not in ``state``) has none. A few statements for all the
+    players (their counts, their rows, then the rows created, changed and deleted), not a few each."""
+    wanted = sorted(set(players))
+    for start in range(0, len(wanted), SAVE_BATCH):
+        batch = wanted[start : start + SAVE_BATCH]
+        counts = dict(
+            RatingHistory.objects.filter(game=game, player_id__in=batch)
+            .values("player_id")
+            .annotate(n=Count("pk"))
+            .values_list("player_id", "n")
+        )
+        rows = {r.player_id: r for r in PlayerRating.objects.filter(game=game, player_id__in=batch)}
+        created: list[PlayerRating] = []
+        changed: list[PlayerRating] = []
+        gone: list[int] = []
+        for p in batch:
+            row = rows.get(p)
+            if p not in state or not counts.get(p):
+                if row is not None:
+                    gone.append(row.pk)
+                continue
+            mu, sigma = state[p]
+            if row is None:
+                created.append(PlayerRating(player_id=p, game=game, mu=mu, sigma=sigma, matches=counts[p]))
+            elif (row.mu, row.sigma, row.matches) != (mu, sigma, counts[p]):
+                row.mu, row.sigma, row.matches = mu, sigma, counts[p]
+                changed.append(row)
+        if gone:
+            PlayerRating.objects.filter(pk__in=gone).delete()
+        PlayerRating.objects.bulk_create(created)
+        PlayerRating.objects.bulk_update(changed, ["mu", "sigma", "matches"])
 
 
 def _rerate_from(game: str, first_match: int, *, from_log: bool = False) -> None:
@@ -651,7 +680,7 @@ def _rerate_from(game: str, first_match: int, *, from_log: bool = False) -> None
     for row in RatingHistory.objects.filter(game=game, player_id__in=involved).order_by("match_id"):
         state[row.player_id] = (row.mu, row.sigma)
     _rate(game, outcomes, state)
-    _save_current(game, involved, state)
+    _save_current(game, involved, state)  # every player rated here was involved
 
 
 def ratings_stale(limit: int = 500) -> list[int]:

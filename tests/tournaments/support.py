@@ -4,6 +4,8 @@ services, and tables' matches played to their end by the engine (random legal pl
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,8 +94,15 @@ def open_round(t: Tournament, actor: User, **kwargs: Any) -> Round:
     return services.round_open(tournament=t, expected_version=t.version, actor=actor, **kwargs)
 
 
-def finish_match(match: Match, seed: int, actor: User | None = None) -> Match:
-    """Play the match's hands at random until it is finished, recording every move through the service."""
+def finish_match(
+    match: Match,
+    seed: int,
+    actor: User | None = None,
+    *,
+    each_move: Callable[[], AbstractContextManager[object]] = nullcontext,
+) -> Match:
+    """Play the match's hands at random until it is finished, recording every move through the service
+    (each inside ``each_move()``: a test that runs the after-commit work per move, as each request would)."""
     rng = random.Random(seed)
     while True:
         match.refresh_from_db()
@@ -105,12 +114,15 @@ def finish_match(match: Match, seed: int, actor: User | None = None) -> Match:
             hand = scoring_services.hand_start(match=match, actor=actor)
         state = hand_view(hand).state
         if state.phase == "deal":
-            service_record(hand, play(hand, rng.randrange(10**6)).moves, actor)
+            for move in play(hand, rng.randrange(10**6)).moves:
+                with each_move():
+                    hand = service_record(hand, [move], actor)
             continue
         game = get_game(match.game)  # a hand reopened half-way (an undo): play on from where it stands
         while not state.over:
             move = rng.choice(game.legal_moves(state))
-            hand = service_record(hand, [move], actor)
+            with each_move():
+                hand = service_record(hand, [move], actor)
             state = game.apply(state, move).state
 
 

@@ -27,8 +27,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from django.db import transaction
-from django.test import TestCase
+from django.db import connection, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -71,26 +70,30 @@ REFUSED = (ServiceError, RulesError)
 
 def snapshot(t: Tournament) -> str:
     """Everything the standings and the ratings of the tournament's games hold, as bytes."""
-    s = Standings.objects.get(tournament=t)
+    s = Standings.objects.values_list("ledger", "data", "position", "as_of").get(tournament=t)
     contributions = sorted(
-        (c.key, c.match_id, c.position, c.data) for c in StandingsContribution.objects.filter(tournament=t)
+        StandingsContribution.objects.filter(tournament=t).values_list("key", "match_id", "position", "data")
     )
     games = list(t.games)
     ratings = sorted(
-        (r.player_id, r.game, repr(r.mu), repr(r.sigma), r.matches)
-        for r in PlayerRating.objects.filter(game__in=games)
+        (p, g, repr(mu), repr(sigma), n)
+        for p, g, mu, sigma, n in PlayerRating.objects.filter(game__in=games).values_list(
+            "player_id", "game", "mu", "sigma", "matches"
+        )
     )
     history = sorted(
-        (h.player_id, h.game, h.match_id, repr(h.mu), repr(h.sigma))
-        for h in RatingHistory.objects.filter(game__in=games)
+        (p, g, m, repr(mu), repr(sigma))
+        for p, g, m, mu, sigma in RatingHistory.objects.filter(game__in=games).values_list(
+            "player_id", "game", "match_id", "mu", "sigma"
+        )
     )
     rated = sorted(RatedMatch.objects.filter(game__in=games).values_list("match_id", "game", "position"))
     return json.dumps(
         {
-            "ledger": s.ledger,
-            "data": s.data,
-            "position": s.position,
-            "as_of": str(s.as_of),
+            "ledger": s[0],
+            "data": s[1],
+            "position": s[2],
+            "as_of": str(s[3]),
             "contributions": contributions,
             "ratings": ratings,
             "history": history,
@@ -137,6 +140,7 @@ class League:
         self.pending = pending
         self.delivered: list[int] = []
         self.done: list[str] = []  # the steps taken (or refused), for the report of a failing league
+        self.standing: list[Table] = []  # the tables not abandoned, as the step began
         self.rng = random.Random(self.draw(st.integers(0, 2**32), label="rng"))
         self.people = make_people()
         self.director = self.people.director
@@ -166,18 +170,33 @@ class League:
 
     @contextmanager
     def committing(self) -> Iterator[None]:
-        """Run what the services leave for after the commit (the kept folds, ``match_changed``)."""
-        with TestCase.captureOnCommitCallbacks(execute=True):
-            yield
+        """Run what the services leave for after the commit (the kept folds, ``match_changed``) at the end
+        of the block, as if it had committed, and take it off the list: an enclosing block does not run
+        it again. Moves are recorded each in a block of its own, as each is a request of its own: the
+        next move finds the fold kept (folding the hand from its deal at every move is a test's cost)."""
+        start = len(connection.run_on_commit)
+        yield
+        while len(connection.run_on_commit) > start:  # (a savepoint rolled back makes the list anew)
+            callbacks = connection.run_on_commit[start:]
+            del connection.run_on_commit[start:]
+            for _, callback, _ in callbacks:
+                callback()
 
     # ---- the steps -----------------------------------------------------------------------------------
     def step(self) -> None:
         """One step among those that can be taken now (a few that cannot are tried too: refused)."""
         self.t.refresh_from_db()
+        # The league's tables and rounds, read once: the step's action runs on them before any write.
+        self.standing = list(
+            Table.objects.filter(round__tournament=self.t, abandoned=False)
+            .select_related("match", "round")
+            .order_by("round__number", "number")
+        )
+        rounds = list(self.t.rounds.values_list("status", flat=True))
         unfinished, finished = self.tables(finished=False), self.tables(finished=True)
-        open_round = self.t.rounds.filter(status=Round.Status.OPEN).exists()
+        open_round = Round.Status.OPEN in rounds
         choices: list[Callable[[], None]] = [self.change_sit_out_score, self.change_precedence]
-        if not open_round and self.t.rounds.count() < MAX_ROUNDS:
+        if not open_round and len(rounds) < MAX_ROUNDS:
             choices += [self.open_round] * 4
         if unfinished:
             choices += [self.finish] * 6 + [self.finish_with_irregularity] * 2 + [self.abandon]
@@ -186,24 +205,24 @@ class League:
         if finished:
             choices += [self.penalty, self.assign, self.assign, self.reopen]
         action = self.draw(st.sampled_from(choices), label="step")
-        self.t.refresh_from_db()
         try:
             with self.committing(), transaction.atomic():
                 action()
             self.done.append(action.__name__)
         except REFUSED as exc:
-            # A refusal writes nothing (its savepoint is rolled back): the league goes on.
+            # A refusal writes nothing (its savepoint is rolled back): the league goes on. The folds kept
+            # by its moves are of versions rolled back: forgotten.
+            foldcache.clear()
             self.done.append(f"refused {action.__name__}: {exc}")
 
     def tables(self, *, finished: bool | None = None, open_round: bool = False) -> list[Table]:
-        found = Table.objects.filter(round__tournament=self.t, abandoned=False).select_related(
-            "match", "round"
-        )
-        if open_round:
-            found = found.filter(round__status=Round.Status.OPEN)
-        if finished is not None:
-            found = (found.filter if finished else found.exclude)(match__status=Match.Status.FINISHED)
-        return list(found.order_by("round__number", "number"))
+        """The step's tables not abandoned (of the open round), unfinished or finished."""
+        return [
+            t
+            for t in self.standing
+            if (not open_round or t.round.status == Round.Status.OPEN)
+            and (finished is None or (t.match.status == Match.Status.FINISHED) == finished)
+        ]
 
     def pick(self, tables: list[Table]) -> Table:
         if not tables:
@@ -238,7 +257,7 @@ class League:
         unfinished = self.tables(finished=False)
         self.rng.shuffle(unfinished)
         for table in unfinished[: self.rng.randint(1, 4)]:
-            finish_match(table.match, self.rng.randrange(10**6), self.director)
+            finish_match(table.match, self.rng.randrange(10**6), self.director, each_move=self.committing)
 
     def finish_with_irregularity(self) -> None:
         """A hand with an irregular card, ruled against its player (a penalty), then played to the end."""
@@ -246,7 +265,9 @@ class League:
         hand = self.last_hand(table.match)
         if hand.version == 1:  # only started: nothing dealt yet
             played = play_irregular(hand, seed=self.rng.randrange(10**6))
-            hand = service_record(hand, played.moves, self.director)
+            for move in played.moves:
+                with self.committing():
+                    hand = service_record(hand, [move], self.director)
             assert played.irregular_at is not None
             offender = played.moves[played.irregular_at].seat
             assert offender is not None
@@ -261,7 +282,7 @@ class League:
                 expected_version=hand.version,
                 actor=self.director,
             )
-        finish_match(table.match, self.rng.randrange(10**6), self.director)
+        finish_match(table.match, self.rng.randrange(10**6), self.director, each_move=self.committing)
 
     def ruling(self, rectification: Callable[[int], dict[str, Any]]) -> None:
         table = self.pick(self.tables(finished=True))
