@@ -309,7 +309,7 @@ def _view(
         if r.rectification.get("kind") == "settle_claim":
             line, settled = _settle_claim(game, standing, state, r)
             state = settled
-    result = _result_with_rulings(game, state, rulings) if state.over else None
+    result = result_of(game, state, rulings) if state.over else None
     return HandView(setup, game, standing, states, verdicts, rulings, undone, result, line, settled)
 
 
@@ -388,10 +388,6 @@ def _line(raw: Any) -> list[Move]:
 def result_of(game: Game[Any], state: HandState, rulings: Sequence[RulingEntry]) -> HandResult:
     """A finished hand's result with its rulings' score changes (transferred tricks, penalties, assigned
     scores), as :func:`fold` gives it."""
-    return _result_with_rulings(game, state, rulings)
-
-
-def _result_with_rulings(game: Game[Any], state: HandState, rulings: Sequence[RulingEntry]) -> HandResult:
     for r in rulings:
         if r.rectification.get("kind") == "transfer_tricks":
             state = _transfer_tricks(state, r.rectification)

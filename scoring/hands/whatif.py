@@ -46,14 +46,13 @@ impossible as recorded.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from scoring.hands.fold import Entry, HandView, RulingEntry, Setup, result_of
 from scoring.hands.fold import fold as fold_hand
+from scoring.hands.foldcache import ByStream
 from scoring.hands.match import adjusted, own_results
 from scoring.hands.records import (
     HAND_FORMAT,
@@ -67,7 +66,7 @@ from scoring.hands.records import (
     record_entries,
 )
 from scoring.rules import Game, HandResult, HandState, RulesError, get_game
-from scoring.rules.core import score_str
+from scoring.rules.core import options_differ, score_str
 from scoring.rules.errors import _, plain_params
 from scoring.rules.moves import Claim, ClaimResponse
 
@@ -101,7 +100,7 @@ class Final:
         free = game.score_only(before) | game.unread_options(state)
         return (
             not self.claimed
-            and all(before.get(k) == values.get(k) for k in {*before, *values} - free)
+            and not options_differ(before, values, free)
             and game.play_context(values, context) == game.play_context(before, state.context)
         )
 
@@ -115,35 +114,24 @@ class Final:
         return result_of(game, game.rescored(self.state, values, context), self.rulings)
 
 
-# The last fold of hands a what-if read, by stream: (stream version, Final). Bounded, least recently used
-# out: a match is some tens of hands.
+# The last fold of hands a what-if read, by stream: a match is some tens of hands.
 KEPT = 1024
-_lock = threading.Lock()
-_kept: OrderedDict[str, tuple[int, Final]] = OrderedDict()
+_kept: ByStream[Final] = ByStream(KEPT)
 
 
 def kept(stream_id: str, version: int) -> Final | None:
     """The hand's kept fold at exactly that stream version, if any."""
-    with _lock:
-        found = _kept.get(stream_id)
-        if found is None or found[0] != version:
-            return None
-        _kept.move_to_end(stream_id)
-        return found[1]
+    found = _kept.get(stream_id)
+    return found[1] if found is not None and found[0] == version else None
 
 
 def keep(stream_id: str, version: int, final: Final) -> None:
     """Keep a hand's fold at a committed stream version."""
-    with _lock:
-        _kept[stream_id] = (version, final)
-        _kept.move_to_end(stream_id)
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
+    _kept.put(stream_id, version, final)
 
 
 def forget() -> None:
-    with _lock:
-        _kept.clear()
+    _kept.clear()
 
 
 @dataclass(frozen=True)

@@ -486,6 +486,12 @@ def _not_your_turn(seat: int | None, allowed: frozenset[int | None]) -> Impossib
 _ABSENT = object()
 
 
+def options_differ(before: Mapping[str, Any], after: Mapping[str, Any], free: frozenset[str]) -> bool:
+    """Whether two option sets differ in an option outside `free` (one set lacking an option the other
+    has differs in it)."""
+    return any(before.get(k, _ABSENT) != after.get(k, _ABSENT) for k in {*before, *after} - free)
+
+
 class Game(ABC, Generic[S]):
     """Base class of every game module. Subclasses set the class attributes and write the hooks."""
 
@@ -725,8 +731,7 @@ class Game(ABC, Generic[S]):
     def play_changes(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
         """Whether play can go otherwise under the options `after` than under `before` (both validated):
         they differ in an option that is not score-only."""
-        keep = self.score_only(before)
-        return any(before.get(k, _ABSENT) != after.get(k, _ABSENT) for k in {*before, *after} - keep)
+        return options_differ(before, after, self.score_only(before))
 
     def rescored(self, state: S, options: Mapping[str, Any], context: Mapping[str, Any]) -> S:
         """A finished state as the same moves make it under `options` and `context`, which differ from the
