@@ -18,7 +18,7 @@ from scoring.hands.fold import fold as fold_hand
 from scoring.hands.match import own_results
 from scoring.hands.records import export_match
 from scoring.hands.whatif import Final, LoggedHand, _hands, fold, fold_reusing
-from scoring.rules import HandResult, game_names, get_game
+from scoring.rules import Game, HandResult, game_names, get_game
 from scoring.rules.claim_ruling import settlement
 from scoring.rules.claims import question, solve
 from scoring.rules.core import HandState
@@ -136,14 +136,21 @@ def with_penalty(hands: list[LoggedHand], rng: random.Random, seats: int) -> lis
     return [*hands[:i], (dealer, [*entries, ruling], where), *hands[i + 1 :]]
 
 
+def random_case(
+    name: str, seed: int, hands: int
+) -> tuple[random.Random, Game[Any], str, dict[str, Any], tuple[str, ...], list[LoggedHand]]:
+    """A random match of `name` (up to `hands` hands, under random recorded options) as a what-if folds
+    it, with the generator that made it, to draw the rest of the case from."""
+    rng = random.Random(seed)
+    record = random_match(name, rng, hands, recorded_options(name, rng))
+    game_name, options, seats, parsed = _hands(record)
+    return rng, get_game(name), game_name, options, seats, parsed
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(name=st.sampled_from(game_names()), seed=st.integers(0, 2**32 - 1), hands=st.integers(1, 4))
 def test_kept_folds_scored_again_give_exactly_the_full_fold(name: str, seed: int, hands: int) -> None:
-    rng = random.Random(seed)
-    game = get_game(name)
-    recorded = recorded_options(name, rng)
-    record = random_match(name, rng, hands, recorded)
-    game_name, options, seats, parsed = _hands(record)
+    rng, game, game_name, options, seats, parsed = random_case(name, seed, hands)
     if rng.random() < 0.5:
         parsed = with_penalty(parsed, rng, len(seats))
     values = game.ruleset.validate(options)
@@ -174,11 +181,7 @@ def test_each_games_declarations_leave_play_as_it_was(name: str, seed: int, hand
     # The declarations themselves (score-only options, options a hand never read, the context play
     # reads): hand by hand, wherever the earlier fold serves, the same moves folded under the other
     # options reach the states it reached, once their options and context are the new ones.
-    rng = random.Random(seed)
-    game = get_game(name)
-    recorded = recorded_options(name, rng)
-    record = random_match(name, rng, hands, recorded)
-    game_name, options, seats, parsed = _hands(record)
+    rng, game, game_name, options, seats, parsed = random_case(name, seed, hands)
     values = game.ruleset.validate(options)
     other = {**options, **other_options(name, values, rng)[0]}
     other_values = game.ruleset.validate(other)
