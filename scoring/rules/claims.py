@@ -1386,6 +1386,19 @@ def _exact(search: Search, lo: int, hi: int, unit: Callable[[int], int]) -> tupl
     return lo, hi
 
 
+def _least(search: Search, lo: int, cap: int) -> int:
+    """The careless value when it is below ``cap`` (exact), otherwise a lower bound of it, at least
+    ``cap``; ``lo``: a lower bound of it. Branch and bound under the cap ``lo + 1`` first: it sees only
+    the lines that stay at ``lo``, so where the least value is the lower bound it is found (and proved)
+    without first working out the least of every line tried on the way, as a search under ``cap`` would;
+    where it is not, that search leaves lower bounds in the table, and one under ``cap`` follows."""
+    if lo + 1 < cap:
+        least = search.minimum(lo + 1)
+        if least <= lo:
+            return least
+    return search.minimum(cap)
+
+
 def _line(q: Question, search: Search, need: int) -> tuple[list[tuple[int, int]], int]:
     """A line of play from the claim to the end where the side gets less than ``need``: the defence's
     answers (and in a careless search the claimer's own cards) that keep it below, the side's best try
@@ -1488,7 +1501,7 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
         if first >= need:
             best_b[0] = max(best_b[0], first)
             # Below ``need`` the least value found is exact; at or above it, it is a bound that decides.
-            least = careless.minimum(need)
+            least = _least(careless, care_b[0], need)
             if least >= need:
                 care_b[0] = max(care_b[0], least)
                 verdict = HOLDS
@@ -1503,7 +1516,7 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
             line, line_value = _line(q, best, need)
         if care_b[0] < care_b[1]:
             # Below its upper bound plus one, the least value found is exact.
-            least = careless.minimum(care_b[1] + 1)
+            least = _least(careless, care_b[0], care_b[1] + 1)
             care_b = [least, least]
         best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1], q.to_unit))
     except OutOfTime:

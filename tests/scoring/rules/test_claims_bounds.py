@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules.claims import Position, Rules, Search, _follow_legal
+from scoring.rules.claims import Position, Rules, Search, _follow_legal, _least
 from tests.scoring.rules.playout import examples
 
 SEATS = 4
@@ -141,3 +141,27 @@ def test_a_partner_who_must_overtake_ends_the_cashing_of_the_leader_s_masters() 
     lo, hi = search._bounds(list(hands), 0, live, 1, 3)
     assert lo <= 1 <= hi
     assert search.window(-10, 10) == 1
+
+
+@settings(max_examples=examples(300))
+@given(deal=deals(), below=st.integers(0, 8), above=st.integers(-3, 8))
+def test_the_careless_value_raised_from_a_lower_bound_against_a_plain_minimax(
+    deal: tuple[Rules, list[int], int], below: int, above: int
+) -> None:
+    """The careless value searched first at its lower bound, then under the cap (``_least``): exact when
+    it is below the cap, a bound at least the cap otherwise, whatever lower bound it starts from."""
+    rules, hands, leader = deal
+    left = hands[0].bit_count()
+    value = minimax(rules, hands, leader, careless=True)
+    lo, cap = value - below, value + above
+    search = Search(
+        Position(rules, SEATS, hands, leader, SIDE, 1, left),
+        careless=True,
+        deadline=float("inf"),
+        counter=[0],
+    )
+    least = _least(search, lo, cap)
+    if value < cap:
+        assert least == value
+    else:
+        assert cap <= least <= value
