@@ -172,6 +172,8 @@ class Search:
         # The lead that decided each position searched (its table key), tried first when it is met again.
         self._leads: dict[tuple[Any, ...], int] = {}
         self._cashes: dict[tuple[Any, ...], tuple[int, int, bool]] = {}
+        # The last trick's worth, by who leads and the cards left (the trick's number is the hand's last).
+        self._lasts: dict[tuple[Any, ...], int] = {}
         # The other search's table over the same position (same keys): careless play's lower bounds are
         # lower bounds of best play (``below``, for a best search), best play's upper bounds are upper
         # bounds of careless play (``above``, for a careless one).
@@ -411,18 +413,35 @@ class Search:
 
     def _last(self, hands: list[int], leader: int, trick_no: int, extra: Any) -> int:
         """The last trick: every hand holds one card, which it must play."""
-        seats = self.seats
-        order = ((leader + k) % seats for k in range(seats))
-        trick = [(seat, hands[seat].bit_length() - 1) for seat in order]
         self.counter[0] += 1
-        return self.trick_gain(trick, trick_winner(self.rules, trick), trick_no, 1, extra)[0]
+        raw = (leader, extra, *hands)
+        found = self._lasts.get(raw)
+        if found is not None:
+            return found
+        seats = self.seats
+        trick = [
+            (seat, hands[seat].bit_length() - 1) for seat in ((leader + k) % seats for k in range(seats))
+        ]
+        found = self._lasts[raw] = self.trick_gain(
+            trick, trick_winner(self.rules, trick), trick_no, 1, extra
+        )[0]
+        return found
 
     def _bounds(self, hands: list[int], leader: int, live: int, trick_no: int, left: int) -> tuple[int, int]:
         """Bounds of what the rest is worth, before any search: the range of the cards left, narrowed by
         the tricks each side cannot help winning and by the masters the side (or the defence) on lead can
         cash."""
+        r = self.rules
+        if r.gain is None and self._sweeps(hands, leader):
+            if leader not in self.side:
+                return 0, 0
+            weight = r.weight
+            every = sum(weight[i] for i in bits(live & r.weighted)) + r.per_trick * left + r.last_bonus
+            every += sum(r.trick_bonus.get(n, 0) for n in range(trick_no, trick_no + left))
+            return every, every
         lo, hi = whole_lo, whole_hi = self._range(live, trick_no, left)
-        if self.rules.greedy:
+        if self.rules.greedy and not (self.careless and leader in self.side):
+            # (The side playing carelessly cashes nothing for sure.)
             count, worth = self._sure(hands, leader, left)
             if count:
                 if leader in self.side:
@@ -440,6 +459,29 @@ class Search:
             else:
                 lo, hi = max(lo, per * most), min(hi, per * least)
         return lo, hi
+
+    def _sweeps(self, hands: Sequence[int], leader: int) -> bool:
+        """Whether the leader's team wins every trick left however anyone plays: in each suit, each of its
+        cards is above every card of the other team, the other team holds no trump, and the leader's team
+        does not hold the card that never wins. Whatever it leads then wins, and the cards left keep that
+        order, so it leads again."""
+        r = self.rules
+        team = self.side if leader in self.side else frozenset(range(self.seats)) - self.side
+        mine = theirs = 0
+        for s in range(self.seats):
+            if s in team:
+                mine |= hands[s]
+            else:
+                theirs |= hands[s]
+        if r.fu >= 0 and mine >> r.fu & 1:
+            return False
+        if r.trump is not None and theirs & r.suit_mask.get(r.trump, 0):
+            return False
+        for _s, off, full in r.spans:
+            a = (mine >> off) & full
+            if a and a & -a < (theirs >> off) & full:
+                return False  # its lowest card there is below one of theirs
+        return True
 
     def _forced(self, hands: Sequence[int], group: tuple[int, ...]) -> int:
         """Tricks that ``group`` wins however anyone plays, from its trumps. Every card is played, and a
