@@ -163,6 +163,14 @@ class Search:
             and not r.last_bonus
             and r.gain is None
         )
+        # Every trick the side wins costs it, or is worth nothing (Barbù's penalties, the Misère).
+        self.penal = (
+            r.gain is None
+            and r.per_trick <= 0
+            and all(w <= 0 for w in r.weight)
+            and all(v <= 0 for v in r.trick_bonus.values())
+            and r.last_bonus <= 0
+        )
         self.others = tuple(s for s in range(pos.seats) if s not in pos.side)
         self.mine = tuple(s for s in range(pos.seats) if s in pos.side)
         self._suits: dict[tuple[int, ...], tuple[Any, ...]] = {}
@@ -383,7 +391,7 @@ class Search:
         for h in hands:
             live |= h
         if found is None:
-            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left)
+            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left, memory)
         else:
             lo, hi = found
         if self.below is not None:
@@ -427,18 +435,30 @@ class Search:
         )[0]
         return found
 
-    def _bounds(self, hands: list[int], leader: int, live: int, trick_no: int, left: int) -> tuple[int, int]:
+    def _bounds(
+        self, hands: list[int], leader: int, live: int, trick_no: int, left: int, memory: Any = None
+    ) -> tuple[int, int]:
         """Bounds of what the rest is worth, before any search: the range of the cards left, narrowed by
         the tricks each side cannot help winning and by the masters the side (or the defence) on lead can
-        cash."""
+        cash; exact where a team wins every trick left."""
         r = self.rules
-        if r.gain is None and self._sweeps(hands, leader):
-            if leader not in self.side:
-                return 0, 0
-            weight = r.weight
-            every = sum(weight[i] for i in bits(live & r.weighted)) + r.per_trick * left + r.last_bonus
-            every += sum(r.trick_bonus.get(n, 0) for n in range(trick_no, trick_no + left))
-            return every, every
+        if r.gain is None:
+            if self._sweeps(hands, leader):
+                return (self._every(live, trick_no, left),) * 2 if leader in self.side else (0, 0)
+            if self.penal:
+                # Where every trick costs the side, a team that would win every trick once on lead and
+                # can be led into does: the defence on lead gives the side every trick (the least it can
+                # get); the side on lead playing its best gives every trick away (the most).
+                others = frozenset(self.others)
+                if leader in others:
+                    if self._above(hands, self.side) and self._led_into(hands, leader, self.side, memory):
+                        return (self._every(live, trick_no, left),) * 2
+                elif (
+                    not self.careless
+                    and self._above(hands, others)
+                    and self._led_into(hands, leader, others, memory)
+                ):
+                    return 0, 0
         lo, hi = whole_lo, whole_hi = self._range(live, trick_no, left)
         if self.rules.greedy and not (self.careless and leader in self.side):
             # (The side playing carelessly cashes nothing for sure.)
@@ -465,8 +485,26 @@ class Search:
         cards is above every card of the other team, the other team holds no trump, and the leader's team
         does not hold the card that never wins. Whatever it leads then wins, and the cards left keep that
         order, so it leads again."""
+        return self._above(hands, self.side if leader in self.side else frozenset(self.others))
+
+    def _led_into(self, hands: Sequence[int], leader: int, team: frozenset[int], memory: Any) -> bool:
+        """Whether ``leader`` may lead a card of a suit that ``team`` (the other team) holds."""
         r = self.rules
-        team = self.side if leader in self.side else frozenset(range(self.seats)) - self.side
+        held = 0
+        for s in team:
+            held |= hands[s]
+        if not held:
+            return False
+        suits = 0
+        for _s, off, full in r.spans:
+            if (held >> off) & full:
+                suits |= full << off
+        legal = r.legal(memory, leader, hands[leader], []) if r.legal is not None else hands[leader]
+        return bool(legal & suits)
+
+    def _above(self, hands: Sequence[int], team: frozenset[int]) -> bool:
+        """Whether ``team``, once on lead, wins every trick left however anyone plays (:meth:`_sweeps`)."""
+        r = self.rules
         mine = theirs = 0
         for s in range(self.seats):
             if s in team:
@@ -482,6 +520,13 @@ class Search:
             if a and a & -a < (theirs >> off) & full:
                 return False  # its lowest card there is below one of theirs
         return True
+
+    def _every(self, live: int, trick_no: int, left: int) -> int:
+        """What the rest is worth to a side that wins every trick left."""
+        r = self.rules
+        weight = r.weight
+        every = sum(weight[i] for i in bits(live & r.weighted)) + r.per_trick * left + r.last_bonus
+        return every + sum(r.trick_bonus.get(n, 0) for n in range(trick_no, trick_no + left))
 
     def _forced(self, hands: Sequence[int], group: tuple[int, ...]) -> int:
         """Tricks that ``group`` wins however anyone plays, from its trumps. Every card is played, and a
@@ -656,7 +701,7 @@ class Search:
         for h in hands:
             live |= h
         if found is None:
-            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left)
+            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left, memory)
         else:
             lo, hi = found
         if self.above is not None:

@@ -182,9 +182,15 @@ def penalty_deals(draw: Any) -> tuple[Rules, list[int], int, frozenset[int]]:
         counts[draw(st.integers(0, suits - 1))] += 1
     suit = tuple(s for s in range(suits) for _k in range(counts[s]))
     rank = tuple(r for s in range(suits) for r in range(counts[s]))
-    weight = tuple(draw(st.lists(st.sampled_from([0, 0, 1, 3, -2, -6]), min_size=n, max_size=n)))
-    per_trick = draw(st.sampled_from([0, 1, -1]))
-    last_bonus = draw(st.sampled_from([0, 3, -12]))
+    if draw(st.booleans()):
+        # Only penalties: every trick the side wins costs it or is worth nothing.
+        weight = tuple(draw(st.lists(st.sampled_from([0, 0, -2, -6]), min_size=n, max_size=n)))
+        per_trick = draw(st.sampled_from([0, -1]))
+        last_bonus = draw(st.sampled_from([0, -12]))
+    else:
+        weight = tuple(draw(st.lists(st.sampled_from([0, 0, 1, 3, -2, -6]), min_size=n, max_size=n)))
+        per_trick = draw(st.sampled_from([0, 1, -1]))
+        last_bonus = draw(st.sampled_from([0, 3, -12]))
     if draw(st.booleans()):
         # Stacked: the cards, high to low, go first to one team's seats, then to the other's.
         high = draw(st.sampled_from([0, 1]))
@@ -220,7 +226,8 @@ def test_a_team_that_wins_every_trick_whatever_is_played_against_a_plain_minimax
     deal: tuple[Rules, list[int], int, frozenset[int]], careless: bool
 ) -> None:
     """Where the team on lead wins every trick left however anyone plays (``_sweeps``), the bounds are the
-    exact value; every other bound holds too, with penalties and a side of one."""
+    exact value; so where, only penalties counting, a team that would sweep is led into; every other
+    bound holds too, with penalties and a side of one."""
     rules, hands, leader, side = deal
     left = hands[0].bit_count()
     search = Search(
@@ -267,3 +274,31 @@ def test_a_sweep_needs_every_card_of_the_team_on_lead_above_the_others_and_no_tr
     # One of theirs above: no sweep; but led by them, they sweep (seat 0's only card is below theirs).
     assert not search._sweeps([1 << 5, 1 << 4, 1 << 7, 1 << 6], 0)
     assert search._sweeps([1 << 4, 1 << 5, 1 << 7, 1 << 6], 1)
+
+
+def test_a_side_that_could_give_every_trick_away_need_not_when_it_plays_carelessly() -> None:
+    # Misère-like: each trick the side (seat 0) wins costs 1. Suit 0: cards 0-6; suit 1: card 7 alone.
+    ref: list[Rules] = []
+    rules = Rules(
+        tuple(f"c{i}" for i in range(8)),
+        (0,) * 7 + (1,),
+        (*range(7), 0),
+        (0,) * 8,
+        None,
+        per_trick=-1,
+        legal=_follow_legal(ref),
+    )
+    ref.append(rules)
+    side = frozenset({0})
+    # Seat 0 holds the lowest card of suit 0 and the only one of suit 1; the others all the rest.
+    hands = [1 << 0 | 1 << 7, 1 << 1 | 1 << 2, 1 << 3 | 1 << 4, 1 << 5 | 1 << 6]
+    live = sum(hands)
+    best = Search(Position(rules, SEATS, hands, 0, side, 1, 2), careless=False, deadline=0, counter=[0])
+    careless = Search(Position(rules, SEATS, hands, 0, side, 1, 2), careless=True, deadline=0, counter=[0])
+    # Led into suit 0 the others win every trick: with its best play the side gets nothing, exactly.
+    assert minimax(rules, hands, 0, False, side) == 0
+    assert best._bounds(list(hands), 0, live, 1, 2) == (0, 0)
+    # Carelessly it may lead its lone card and win that trick.
+    assert minimax(rules, hands, 0, True, side) == -1
+    lo, hi = careless._bounds(list(hands), 0, live, 1, 2)
+    assert lo <= -1 <= hi
