@@ -15,15 +15,18 @@ compact form (cards as bits, one hand an int) and an exact search answers it:
   hand, same value, no special role), the moves of a position memoised;
 * bounds before any search: masters the side on lead can cash one after the other (a partner following
   low, one who must overtake ending the cashing), and, where only tricks count and there are trumps, the
-  tricks each side's trumps win however anyone plays; the best and the careless searches bound each other;
+  tricks each side's trumps win however anyone plays; a team on lead that wins every trick however anyone
+  plays (and, where only penalties count, such a team led into) gives the exact value; the best and the
+  careless searches bound each other;
 * move ordering: a card that wins the trick first when the player wants the trick, a low one otherwise
   (the heaviest that loses, when nobody wants it); the lead that decided a position first when it comes
   again;
 * a time budget (default 2 s): when it runs out the answer is ``undecided``, with the bounds proved.
 
 "Careless" play is the claimer's side playing any legal card: the least value over every line of play,
-which every player minimising gives. It is found in one branch-and-bound search (each line found lowers the
-cap, and a position whose lower bound reaches the cap is cut), sharing the same kind of table.
+which every player minimising gives. It is found by branch and bound (each line found lowers the cap, and a
+position whose lower bound reaches the cap is cut), first under a cap just above the lower bound proved,
+then under the full cap, sharing the same kind of table.
 
 Standard library only, like the rest of the engine.
 """
@@ -445,6 +448,11 @@ class Search:
         if r.gain is None:
             if self._sweeps(hands, leader):
                 return (self._every(live, trick_no, left),) * 2 if leader in self.side else (0, 0)
+            # The other team would win every trick once on lead, and every card the leader may lead is of
+            # a suit it holds: it wins this trick, and then every one.
+            other = self.side if leader not in self.side else frozenset(self.others)
+            if self._above(hands, other) and self._only_into(hands, leader, other, memory):
+                return (self._every(live, trick_no, left),) * 2 if leader not in self.side else (0, 0)
             if self.penal:
                 # Where every trick costs the side, a team that would win every trick once on lead and
                 # can be led into does: the defence on lead gives the side every trick (the least it can
@@ -501,6 +509,24 @@ class Search:
                 suits |= full << off
         legal = r.legal(memory, leader, hands[leader], []) if r.legal is not None else hands[leader]
         return bool(legal & suits)
+
+    def _only_into(self, hands: Sequence[int], leader: int, team: frozenset[int], memory: Any) -> bool:
+        """Whether every card ``leader`` may lead is of a suit that ``team`` (the other team) holds, and it
+        is not the card that never wins (after which a partner's card could set the suit)."""
+        r = self.rules
+        held = 0
+        for s in team:
+            held |= hands[s]
+        if not held:
+            return False
+        suits = 0
+        for _s, off, full in r.spans:
+            if (held >> off) & full:
+                suits |= full << off
+        legal = r.legal(memory, leader, hands[leader], []) if r.legal is not None else hands[leader]
+        if r.fu >= 0 and legal >> r.fu & 1:
+            return False
+        return not legal & ~suits
 
     def _above(self, hands: Sequence[int], team: frozenset[int]) -> bool:
         """Whether ``team``, once on lead, wins every trick left however anyone plays (:meth:`_sweeps`)."""
