@@ -446,27 +446,31 @@ class Search:
         cash; exact where a team wins every trick left."""
         r = self.rules
         if r.gain is None:
-            if self._sweeps(hands, leader):
-                return (self._every(live, trick_no, left),) * 2 if leader in self.side else (0, 0)
-            # The other team would win every trick once on lead, and every card the leader may lead is of
-            # a suit it holds: it wins this trick, and then every one.
-            other = self.side if leader not in self.side else frozenset(self.others)
-            if self._above(hands, other) and self._only_into(hands, leader, other, memory):
-                return (self._every(live, trick_no, left),) * 2 if leader not in self.side else (0, 0)
-            if self.penal:
-                # Where every trick costs the side, a team that would win every trick once on lead and
-                # can be led into does: the defence on lead gives the side every trick (the least it can
-                # get); the side on lead playing its best gives every trick away (the most).
-                others = frozenset(self.others)
-                if leader in others:
-                    if self._above(hands, self.side) and self._led_into(hands, leader, self.side, memory):
-                        return (self._every(live, trick_no, left),) * 2
-                elif (
-                    not self.careless
-                    and self._above(hands, others)
-                    and self._led_into(hands, leader, others, memory)
-                ):
-                    return 0, 0
+            mine = theirs = 0
+            for seat in self.mine:
+                mine |= hands[seat]
+            for seat in self.others:
+                theirs |= hands[seat]
+            on_side = leader in self.side
+            leading, other = (mine, theirs) if on_side else (theirs, mine)
+            if self._over(leading, other):
+                # The team on lead wins every trick left.
+                return (self._every(live, trick_no, left),) * 2 if on_side else (0, 0)
+            if other and self._over(other, leading):
+                # The other team would win every trick once on lead. Where every card the leader may lead
+                # is of a suit it holds (not the card that never wins, after which a partner's card could
+                # set the suit), it wins this trick, and then every one. Where only penalties count
+                # (every trick costs the side, or is worth nothing), a team that can be led into is: the
+                # defence on lead gives the side every trick (the least it can get); the side on lead
+                # playing its best gives every trick away (the most).
+                suits = 0
+                for _s, off, full in r.spans:
+                    if (other >> off) & full:
+                        suits |= full << off
+                legal = r.legal(memory, leader, hands[leader], []) if r.legal is not None else hands[leader]
+                only = not legal & ~suits and not (r.fu >= 0 and legal >> r.fu & 1)
+                if only or (self.penal and legal & suits and not (on_side and self.careless)):
+                    return (0, 0) if on_side else (self._every(live, trick_no, left),) * 2
         lo, hi = whole_lo, whole_hi = self._range(live, trick_no, left)
         if self.rules.greedy and not (self.careless and leader in self.side):
             # (The side playing carelessly cashes nothing for sure.)
@@ -489,54 +493,21 @@ class Search:
         return lo, hi
 
     def _sweeps(self, hands: Sequence[int], leader: int) -> bool:
-        """Whether the leader's team wins every trick left however anyone plays: in each suit, each of its
-        cards is above every card of the other team, the other team holds no trump, and the leader's team
-        does not hold the card that never wins. Whatever it leads then wins, and the cards left keep that
-        order, so it leads again."""
-        return self._above(hands, self.side if leader in self.side else frozenset(self.others))
-
-    def _led_into(self, hands: Sequence[int], leader: int, team: frozenset[int], memory: Any) -> bool:
-        """Whether ``leader`` may lead a card of a suit that ``team`` (the other team) holds."""
-        r = self.rules
-        held = 0
-        for s in team:
-            held |= hands[s]
-        if not held:
-            return False
-        suits = 0
-        for _s, off, full in r.spans:
-            if (held >> off) & full:
-                suits |= full << off
-        legal = r.legal(memory, leader, hands[leader], []) if r.legal is not None else hands[leader]
-        return bool(legal & suits)
-
-    def _only_into(self, hands: Sequence[int], leader: int, team: frozenset[int], memory: Any) -> bool:
-        """Whether every card ``leader`` may lead is of a suit that ``team`` (the other team) holds, and it
-        is not the card that never wins (after which a partner's card could set the suit)."""
-        r = self.rules
-        held = 0
-        for s in team:
-            held |= hands[s]
-        if not held:
-            return False
-        suits = 0
-        for _s, off, full in r.spans:
-            if (held >> off) & full:
-                suits |= full << off
-        legal = r.legal(memory, leader, hands[leader], []) if r.legal is not None else hands[leader]
-        if r.fu >= 0 and legal >> r.fu & 1:
-            return False
-        return not legal & ~suits
-
-    def _above(self, hands: Sequence[int], team: frozenset[int]) -> bool:
-        """Whether ``team``, once on lead, wins every trick left however anyone plays (:meth:`_sweeps`)."""
-        r = self.rules
+        """Whether the leader's team wins every trick left however anyone plays (see :meth:`_over`)."""
         mine = theirs = 0
-        for s in range(self.seats):
-            if s in team:
-                mine |= hands[s]
+        for seat in range(self.seats):
+            if (seat in self.side) == (leader in self.side):
+                mine |= hands[seat]
             else:
-                theirs |= hands[s]
+                theirs |= hands[seat]
+        return self._over(mine, theirs)
+
+    def _over(self, mine: int, theirs: int) -> bool:
+        """Whether a team holding ``mine``, once on lead, wins every trick left against ``theirs`` however
+        anyone plays: in each suit, each of its cards is above every one of theirs there, they hold no trump,
+        and it does not hold the card that never wins. Whatever it leads then wins, and the cards left keep
+        that order, so it leads again."""
+        r = self.rules
         if r.fu >= 0 and mine >> r.fu & 1:
             return False
         if r.trump is not None and theirs & r.suit_mask.get(r.trump, 0):
