@@ -15,15 +15,18 @@ compact form (cards as bits, one hand an int) and an exact search answers it:
   hand, same value, no special role), the moves of a position memoised;
 * bounds before any search: masters the side on lead can cash one after the other (a partner following
   low, one who must overtake ending the cashing), and, where only tricks count and there are trumps, the
-  tricks each side's trumps win however anyone plays; the best and the careless searches bound each other;
+  tricks each side's trumps win however anyone plays; a team on lead that wins every trick however anyone
+  plays (and, where only penalties count, such a team led into) gives the exact value; the best and the
+  careless searches bound each other;
 * move ordering: a card that wins the trick first when the player wants the trick, a low one otherwise
   (the heaviest that loses, when nobody wants it); the lead that decided a position first when it comes
   again;
 * a time budget (default 2 s): when it runs out the answer is ``undecided``, with the bounds proved.
 
 "Careless" play is the claimer's side playing any legal card: the least value over every line of play,
-which every player minimising gives. It is found in one branch-and-bound search (each line found lowers the
-cap, and a position whose lower bound reaches the cap is cut), sharing the same kind of table.
+which every player minimising gives. It is found by branch and bound (each line found lowers the cap, and a
+position whose lower bound reaches the cap is cut), first under a cap just above the lower bound proved,
+then under the full cap, sharing the same kind of table.
 
 Standard library only, like the rest of the engine.
 """
@@ -163,6 +166,14 @@ class Search:
             and not r.last_bonus
             and r.gain is None
         )
+        # Every trick the side wins costs it, or is worth nothing (Barbù's penalties, the Misère).
+        self.penal = (
+            r.gain is None
+            and r.per_trick <= 0
+            and all(w <= 0 for w in r.weight)
+            and all(v <= 0 for v in r.trick_bonus.values())
+            and r.last_bonus <= 0
+        )
         self.others = tuple(s for s in range(pos.seats) if s not in pos.side)
         self.mine = tuple(s for s in range(pos.seats) if s in pos.side)
         self._suits: dict[tuple[int, ...], tuple[Any, ...]] = {}
@@ -172,6 +183,8 @@ class Search:
         # The lead that decided each position searched (its table key), tried first when it is met again.
         self._leads: dict[tuple[Any, ...], int] = {}
         self._cashes: dict[tuple[Any, ...], tuple[int, int, bool]] = {}
+        # The last trick's worth, by who leads and the cards left (the trick's number is the hand's last).
+        self._lasts: dict[tuple[Any, ...], int] = {}
         # The other search's table over the same position (same keys): careless play's lower bounds are
         # lower bounds of best play (``below``, for a best search), best play's upper bounds are upper
         # bounds of careless play (``above``, for a careless one).
@@ -381,7 +394,7 @@ class Search:
         for h in hands:
             live |= h
         if found is None:
-            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left)
+            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left, memory)
         else:
             lo, hi = found
         if self.below is not None:
@@ -411,18 +424,56 @@ class Search:
 
     def _last(self, hands: list[int], leader: int, trick_no: int, extra: Any) -> int:
         """The last trick: every hand holds one card, which it must play."""
-        seats = self.seats
-        order = ((leader + k) % seats for k in range(seats))
-        trick = [(seat, hands[seat].bit_length() - 1) for seat in order]
         self.counter[0] += 1
-        return self.trick_gain(trick, trick_winner(self.rules, trick), trick_no, 1, extra)[0]
+        raw = (leader, extra, *hands)
+        found = self._lasts.get(raw)
+        if found is not None:
+            return found
+        seats = self.seats
+        trick = [
+            (seat, hands[seat].bit_length() - 1) for seat in ((leader + k) % seats for k in range(seats))
+        ]
+        found = self._lasts[raw] = self.trick_gain(
+            trick, trick_winner(self.rules, trick), trick_no, 1, extra
+        )[0]
+        return found
 
-    def _bounds(self, hands: list[int], leader: int, live: int, trick_no: int, left: int) -> tuple[int, int]:
+    def _bounds(
+        self, hands: list[int], leader: int, live: int, trick_no: int, left: int, memory: Any = None
+    ) -> tuple[int, int]:
         """Bounds of what the rest is worth, before any search: the range of the cards left, narrowed by
         the tricks each side cannot help winning and by the masters the side (or the defence) on lead can
-        cash."""
+        cash; exact where a team wins every trick left."""
+        r = self.rules
+        if r.gain is None:
+            mine = theirs = 0
+            for seat in self.mine:
+                mine |= hands[seat]
+            for seat in self.others:
+                theirs |= hands[seat]
+            on_side = leader in self.side
+            leading, other = (mine, theirs) if on_side else (theirs, mine)
+            if self._over(leading, other):
+                # The team on lead wins every trick left.
+                return (self._every(live, trick_no, left),) * 2 if on_side else (0, 0)
+            if other and self._over(other, leading):
+                # The other team would win every trick once on lead. Where every card the leader may lead
+                # is of a suit it holds (not the card that never wins, after which a partner's card could
+                # set the suit), it wins this trick, and then every one. Where only penalties count
+                # (every trick costs the side, or is worth nothing), a team that can be led into is: the
+                # defence on lead gives the side every trick (the least it can get); the side on lead
+                # playing its best gives every trick away (the most).
+                suits = 0
+                for _s, off, full in r.spans:
+                    if (other >> off) & full:
+                        suits |= full << off
+                legal = r.legal(memory, leader, hands[leader], []) if r.legal is not None else hands[leader]
+                only = not legal & ~suits and not (r.fu >= 0 and legal >> r.fu & 1)
+                if only or (self.penal and legal & suits and not (on_side and self.careless)):
+                    return (0, 0) if on_side else (self._every(live, trick_no, left),) * 2
         lo, hi = whole_lo, whole_hi = self._range(live, trick_no, left)
-        if self.rules.greedy:
+        if self.rules.greedy and not (self.careless and leader in self.side):
+            # (The side playing carelessly cashes nothing for sure.)
             count, worth = self._sure(hands, leader, left)
             if count:
                 if leader in self.side:
@@ -440,6 +491,39 @@ class Search:
             else:
                 lo, hi = max(lo, per * most), min(hi, per * least)
         return lo, hi
+
+    def _sweeps(self, hands: Sequence[int], leader: int) -> bool:
+        """Whether the leader's team wins every trick left however anyone plays (see :meth:`_over`)."""
+        mine = theirs = 0
+        for seat in range(self.seats):
+            if (seat in self.side) == (leader in self.side):
+                mine |= hands[seat]
+            else:
+                theirs |= hands[seat]
+        return self._over(mine, theirs)
+
+    def _over(self, mine: int, theirs: int) -> bool:
+        """Whether a team holding ``mine``, once on lead, wins every trick left against ``theirs`` however
+        anyone plays: in each suit, each of its cards is above every one of theirs there, they hold no trump,
+        and it does not hold the card that never wins. Whatever it leads then wins, and the cards left keep
+        that order, so it leads again."""
+        r = self.rules
+        if r.fu >= 0 and mine >> r.fu & 1:
+            return False
+        if r.trump is not None and theirs & r.suit_mask.get(r.trump, 0):
+            return False
+        for _s, off, full in r.spans:
+            a = (mine >> off) & full
+            if a and a & -a < (theirs >> off) & full:
+                return False  # its lowest card there is below one of theirs
+        return True
+
+    def _every(self, live: int, trick_no: int, left: int) -> int:
+        """What the rest is worth to a side that wins every trick left."""
+        r = self.rules
+        weight = r.weight
+        every = sum(weight[i] for i in bits(live & r.weighted)) + r.per_trick * left + r.last_bonus
+        return every + sum(r.trick_bonus.get(n, 0) for n in range(trick_no, trick_no + left))
 
     def _forced(self, hands: Sequence[int], group: tuple[int, ...]) -> int:
         """Tricks that ``group`` wins however anyone plays, from its trumps. Every card is played, and a
@@ -614,7 +698,7 @@ class Search:
         for h in hands:
             live |= h
         if found is None:
-            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left)
+            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left, memory)
         else:
             lo, hi = found
         if self.above is not None:
@@ -1386,6 +1470,19 @@ def _exact(search: Search, lo: int, hi: int, unit: Callable[[int], int]) -> tupl
     return lo, hi
 
 
+def _least(search: Search, lo: int, cap: int) -> int:
+    """The careless value when it is below ``cap`` (exact), otherwise a lower bound of it, at least
+    ``cap``; ``lo``: a lower bound of it. Branch and bound under the cap ``lo + 1`` first: it sees only
+    the lines that stay at ``lo``, so where the least value is the lower bound it is found (and proved)
+    without first working out the least of every line tried on the way, as a search under ``cap`` would;
+    where it is not, that search leaves lower bounds in the table, and one under ``cap`` follows."""
+    if lo + 1 < cap:
+        least = search.minimum(lo + 1)
+        if least <= lo:
+            return least
+    return search.minimum(cap)
+
+
 def _line(q: Question, search: Search, need: int) -> tuple[list[tuple[int, int]], int]:
     """A line of play from the claim to the end where the side gets less than ``need``: the defence's
     answers (and in a careless search the claimer's own cards) that keep it below, the side's best try
@@ -1488,7 +1585,7 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
         if first >= need:
             best_b[0] = max(best_b[0], first)
             # Below ``need`` the least value found is exact; at or above it, it is a bound that decides.
-            least = careless.minimum(need)
+            least = _least(careless, care_b[0], need)
             if least >= need:
                 care_b[0] = max(care_b[0], least)
                 verdict = HOLDS
@@ -1503,7 +1600,7 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
             line, line_value = _line(q, best, need)
         if care_b[0] < care_b[1]:
             # Below its upper bound plus one, the least value found is exact.
-            least = careless.minimum(care_b[1] + 1)
+            least = _least(careless, care_b[0], care_b[1] + 1)
             care_b = [least, least]
         best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1], q.to_unit))
     except OutOfTime:

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules.claims import Position, Rules, Search, _follow_legal
+from scoring.rules.claims import Position, Rules, Search, _follow_legal, _least
 from tests.scoring.rules.playout import examples
 
 SEATS = 4
@@ -29,7 +29,7 @@ def winner(rules: Rules, trick: list[tuple[int, int]]) -> int:
     return max(trick, key=lambda play: strength(play[1]))[0]
 
 
-def minimax(rules: Rules, hands: list[int], leader: int, careless: bool) -> int:
+def minimax(rules: Rules, hands: list[int], leader: int, careless: bool, side: frozenset[int] = SIDE) -> int:
     """The side's value of the rest with no pruning and no table: the side maximises (or, careless,
     minimises with everyone), the others minimise."""
 
@@ -37,7 +37,7 @@ def minimax(rules: Rules, hands: list[int], leader: int, careless: bool) -> int:
         if len(trick) == SEATS:
             won = winner(rules, trick)
             gain = 0
-            if won in SIDE:
+            if won in side:
                 gain = rules.per_trick + sum(rules.weight[c] for _s, c in trick)
                 if not any(hands):
                     gain += rules.last_bonus
@@ -50,7 +50,7 @@ def minimax(rules: Rules, hands: list[int], leader: int, careless: bool) -> int:
                 rest = list(hands)
                 rest[seat] &= ~(1 << card)
                 values.append(play(rest, [*trick, (seat, card)], (seat + 1) % SEATS))
-        return max(values) if seat in SIDE and not careless else min(values)
+        return max(values) if seat in side and not careless else min(values)
 
     return play(hands, [], leader)
 
@@ -141,3 +141,164 @@ def test_a_partner_who_must_overtake_ends_the_cashing_of_the_leader_s_masters() 
     lo, hi = search._bounds(list(hands), 0, live, 1, 3)
     assert lo <= 1 <= hi
     assert search.window(-10, 10) == 1
+
+
+@settings(max_examples=examples(300))
+@given(deal=deals(), below=st.integers(0, 8), above=st.integers(-3, 8))
+def test_the_careless_value_raised_from_a_lower_bound_against_a_plain_minimax(
+    deal: tuple[Rules, list[int], int], below: int, above: int
+) -> None:
+    """The careless value searched first at its lower bound, then under the cap (``_least``): exact when
+    it is below the cap, a bound at least the cap otherwise, whatever lower bound it starts from."""
+    rules, hands, leader = deal
+    left = hands[0].bit_count()
+    value = minimax(rules, hands, leader, careless=True)
+    lo, cap = value - below, value + above
+    search = Search(
+        Position(rules, SEATS, hands, leader, SIDE, 1, left),
+        careless=True,
+        deadline=float("inf"),
+        counter=[0],
+    )
+    least = _least(search, lo, cap)
+    if value < cap:
+        assert least == value
+    else:
+        assert cap <= least <= value
+
+
+@st.composite
+def penalty_deals(draw: Any) -> tuple[Rules, list[int], int, frozenset[int]]:
+    """Deals as :func:`deals` makes them, also with penalties (cards worth less than nothing, a trick
+    worth -1: Barbù's contracts), a side of one player or of two, and hands that often let one team
+    win every trick (each suit's cards dealt high to one team, low to the other)."""
+    tricks = draw(st.integers(1, 3))
+    suits = draw(st.integers(1, 3))
+    trump = draw(st.sampled_from([None, 0])) if suits > 1 else None
+    side = draw(st.sampled_from([SIDE, frozenset({0}), frozenset({1})]))
+    n = tricks * SEATS
+    counts = [1] * suits
+    for _k in range(n - suits):
+        counts[draw(st.integers(0, suits - 1))] += 1
+    suit = tuple(s for s in range(suits) for _k in range(counts[s]))
+    rank = tuple(r for s in range(suits) for r in range(counts[s]))
+    if draw(st.booleans()):
+        # Only penalties: every trick the side wins costs it or is worth nothing.
+        weight = tuple(draw(st.lists(st.sampled_from([0, 0, -2, -6]), min_size=n, max_size=n)))
+        per_trick = draw(st.sampled_from([0, -1]))
+        last_bonus = draw(st.sampled_from([0, -12]))
+    else:
+        weight = tuple(draw(st.lists(st.sampled_from([0, 0, 1, 3, -2, -6]), min_size=n, max_size=n)))
+        per_trick = draw(st.sampled_from([0, 1, -1]))
+        last_bonus = draw(st.sampled_from([0, 3, -12]))
+    if draw(st.booleans()):
+        # Stacked: the cards, high to low, go first to one team's seats, then to the other's.
+        high = draw(st.sampled_from([0, 1]))
+        team = [s for s in range(SEATS) if (s in side) == (high == 0)]
+        rest = [s for s in range(SEATS) if s not in team]
+        seats_order = team + rest
+        order = sorted(range(n), key=lambda c: (-rank[c], suit[c]))
+        slots = [s for s in seats_order for _k in range(tricks)]
+        hands = [0] * SEATS
+        for card, seat in zip(order, slots, strict=True):
+            hands[seat] |= 1 << card
+    else:
+        perm = draw(st.permutations(range(n)))
+        hands = [sum(1 << c for c in perm[k * tricks : (k + 1) * tricks]) for k in range(SEATS)]
+    ref: list[Rules] = []
+    rules = Rules(
+        tuple(f"c{i}" for i in range(n)),
+        suit,
+        rank,
+        weight,
+        trump,
+        per_trick=per_trick,
+        last_bonus=last_bonus,
+        legal=_follow_legal(ref),
+    )
+    ref.append(rules)
+    return rules, hands, draw(st.integers(0, SEATS - 1)), side
+
+
+@settings(max_examples=examples(400))
+@given(deal=penalty_deals(), careless=st.booleans())
+def test_a_team_that_wins_every_trick_whatever_is_played_against_a_plain_minimax(
+    deal: tuple[Rules, list[int], int, frozenset[int]], careless: bool
+) -> None:
+    """Where the team on lead wins every trick left however anyone plays (``_sweeps``), the bounds are the
+    exact value; so where, only penalties counting, a team that would sweep is led into; every other
+    bound holds too, with penalties and a side of one."""
+    rules, hands, leader, side = deal
+    left = hands[0].bit_count()
+    search = Search(
+        Position(rules, SEATS, hands, leader, side, 1, left),
+        careless=careless,
+        deadline=float("inf"),
+        counter=[0],
+    )
+    live = 0
+    for h in hands:
+        live |= h
+    lo, hi = search._bounds(list(hands), leader, live, 1, left)
+    value = minimax(rules, hands, leader, careless, side)
+    assert lo <= value <= hi
+    if search._sweeps(hands, leader):
+        assert lo == hi == value
+    if careless:
+        assert search.minimum(10**6) == value
+    else:
+        assert search.window(-(10**6), 10**6) == value
+
+
+def test_a_sweep_needs_every_card_of_the_team_on_lead_above_the_others_and_no_trump_against_it() -> None:
+    # One suit and trumps (suit 0: trumps, cards 0-3; suit 1: cards 4-7), one trick each.
+    ref: list[Rules] = []
+    rules = Rules(
+        tuple(f"c{i}" for i in range(8)),
+        (0, 0, 0, 0, 1, 1, 1, 1),
+        (0, 1, 2, 3, 0, 1, 2, 3),
+        (0,) * 8,
+        0,
+        per_trick=-1,
+        legal=_follow_legal(ref),
+    )
+    ref.append(rules)
+    side = frozenset({0})
+    search = Search(
+        Position(rules, SEATS, [0, 0, 0, 0], 0, side, 1, 1), careless=False, deadline=0, counter=[0]
+    )
+    # Seat 0 holds the top of suit 1, the others lower cards of it: it wins whatever.
+    assert search._sweeps([1 << 7, 1 << 4, 1 << 5, 1 << 6], 0)
+    # A trump among the others could ruff: no sweep.
+    assert not search._sweeps([1 << 7, 1 << 0, 1 << 5, 1 << 6], 0)
+    # One of theirs above: no sweep; but led by them, they sweep (seat 0's only card is below theirs).
+    assert not search._sweeps([1 << 5, 1 << 4, 1 << 7, 1 << 6], 0)
+    assert search._sweeps([1 << 4, 1 << 5, 1 << 7, 1 << 6], 1)
+
+
+def test_a_side_that_could_give_every_trick_away_need_not_when_it_plays_carelessly() -> None:
+    # Misère-like: each trick the side (seat 0) wins costs 1. Suit 0: cards 0-6; suit 1: card 7 alone.
+    ref: list[Rules] = []
+    rules = Rules(
+        tuple(f"c{i}" for i in range(8)),
+        (0,) * 7 + (1,),
+        (*range(7), 0),
+        (0,) * 8,
+        None,
+        per_trick=-1,
+        legal=_follow_legal(ref),
+    )
+    ref.append(rules)
+    side = frozenset({0})
+    # Seat 0 holds the lowest card of suit 0 and the only one of suit 1; the others all the rest.
+    hands = [1 << 0 | 1 << 7, 1 << 1 | 1 << 2, 1 << 3 | 1 << 4, 1 << 5 | 1 << 6]
+    live = sum(hands)
+    best = Search(Position(rules, SEATS, hands, 0, side, 1, 2), careless=False, deadline=0, counter=[0])
+    careless = Search(Position(rules, SEATS, hands, 0, side, 1, 2), careless=True, deadline=0, counter=[0])
+    # Led into suit 0 the others win every trick: with its best play the side gets nothing, exactly.
+    assert minimax(rules, hands, 0, False, side) == 0
+    assert best._bounds(list(hands), 0, live, 1, 2) == (0, 0)
+    # Carelessly it may lead its lone card and win that trick.
+    assert minimax(rules, hands, 0, True, side) == -1
+    lo, hi = careless._bounds(list(hands), 0, live, 1, 2)
+    assert lo <= -1 <= hi
