@@ -729,8 +729,9 @@ def _key_reused() -> ImpossibleMove:
 _HAND_FIELDS = ("version", "status", "flagged", "result", "ruled_against", "updated_at")
 
 
-def _hand_update(hand: Hand) -> store.Alongside:
-    """The hand row's UPDATE, written in the append's own statement: its position is the append's."""
+def _hand_update(hand: Hand) -> list[store.Alongside]:
+    """The hand row's UPDATEs, written with the append: its projected fields first, ahead of the append
+    (the row is locked already), and its position, the append's, once that is known."""
     columns = ", ".join(f"{name} = %s" for name in _HAND_FIELDS)
     values: list[Any] = [
         hand.version,
@@ -741,12 +742,15 @@ def _hand_update(hand: Hand) -> store.Alongside:
         connection.ops.adapt_datetimefield_value(hand.updated_at),
         hand.pk,
     ]
-    sql = f"UPDATE {Hand._meta.db_table} SET {columns}, position = {{position}} WHERE id = %s"
-    return store.Alongside(sql, values)
+    table = Hand._meta.db_table
+    return [
+        store.Alongside(f"UPDATE {table} SET {columns} WHERE id = %s", values, first=True),
+        store.Alongside(f"UPDATE {table} SET position = {{position}} WHERE id = %s", [hand.pk]),
+    ]
 
 
 def _sheet_update(match: Match, sheet: dict[str, Any]) -> store.Alongside:
-    """The match sheet's UPDATE, written in the append's own statement (its row locked before)."""
+    """The match sheet's UPDATE, written with the append, ahead of it (its row locked before)."""
     list(Match.objects.select_for_update().filter(pk=match.pk).values_list("pk", flat=True))
     was_finished = match.status == Match.Status.FINISHED
     match.sheet = sheet
@@ -755,7 +759,7 @@ def _sheet_update(match: Match, sheet: dict[str, Any]) -> store.Alongside:
         match_id = match.pk
         transaction.on_commit(lambda: signals.match_changed.send(sender=Match, match_id=match_id))
     sql = f"UPDATE {Match._meta.db_table} SET sheet = %s, status = %s WHERE id = %s"
-    return store.Alongside(sql, [json.dumps(sheet), match.status, match.pk])
+    return store.Alongside(sql, [json.dumps(sheet), match.status, match.pk], first=True)
 
 
 def _refuse_if_later_hand(hand: Hand, code: str, message: str) -> None:
@@ -771,10 +775,11 @@ def _write(
 
     Everything that takes time is done first: the hand's row and, when a finished hand is concerned, the
     match sheet (from the hands' stored results: the same cost at the last hand as at the first), whose
-    row is locked now. Then one statement appends the event and writes both rows (``store.Alongside``),
-    and the transaction commits in the same round trip: the store's global ordering lock is held for
-    that statement and the commit only, never while Python runs. Once committed, the fold is kept for
-    the next move (:mod:`scoring.hands.foldcache`).
+    row is locked now. Then one message writes both rows, appends the event with the hand's position in
+    the same statement, and commits (``store.Alongside``): the store's global ordering lock, which the
+    append takes, is held for the insert, the position's one-column update and the commit only, never
+    while Python runs nor while the rows are written. An append that inserts nothing rolls the rows back
+    with it. Once committed, the fold is kept for the next move (:mod:`scoring.hands.foldcache`).
     """
     was_over = hand.status == Hand.Status.OVER
     hand.status = Hand.Status.OVER if view.over else Hand.Status.IN_PLAY
@@ -789,7 +794,7 @@ def _write(
     )
     hand.version = expected_version + 1
     hand.updated_at = timezone.now()
-    alongside = [_hand_update(hand)]
+    alongside = _hand_update(hand)
     if sheet is not None:
         alongside.append(_sheet_update(match, sheet))
     stream_id, version = hand.stream_id, hand.version
