@@ -34,7 +34,7 @@ def instances(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
     connection = connections[DEFAULT_DB_ALIAS]  # this thread's own, not the proxy all threads share
     with connection.cursor() as cursor:
         cursor.execute(sql, list(params))
-        names = tuple(column[0] for column in cursor.description)
+        names = _names(cursor)
         rows = cursor.fetchall()
     if not rows:
         return []
@@ -57,6 +57,15 @@ def instances(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
             setattr(instance, name, row[i])
         found.append(instance)
     return found
+
+
+def _names(cursor: Any) -> tuple[str, ...]:
+    """The columns' names. psycopg's ``description`` builds an object for every column of every
+    statement (a wide ``SELECT *`` on the path of every move); its result has the bare names."""
+    result = getattr(cursor.cursor, "pgresult", None)
+    if result is None:
+        return tuple(column[0] for column in cursor.description)
+    return tuple(bytes(result.fname(i) or b"").decode() for i in range(result.nfields))
 
 
 def _plan(model: type[Model], names: tuple[str, ...], connection: Any) -> _Plan:
