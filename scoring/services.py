@@ -613,31 +613,46 @@ def _lock(hand: Hand) -> Hand:
             .get(match_id=hand.match_id, number=hand.number)
         )
     # The caller read the match in this request: the hand alone, in one statement written out (on the
-    # path of every move, where the ORM's compiling would cost more than the query).
+    # path of every move, where the ORM's compiling would cost more than the query). On PostgreSQL the
+    # match's status for _check_open follows it in the same message: read once the hand's row is locked,
+    # in a statement and snapshot of its own, as _check_open would read it, without a round trip more.
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     sql = f"SELECT * FROM {Hand._meta.db_table} WHERE match_id = %s AND number = %s{lock}"
-    found = instances(Hand, sql, [hand.match_id, hand.number])
+    params = [hand.match_id, hand.number]
+    then: list[list[Any]] | None = None
+    if connection.vendor == "postgresql":
+        sql, then = f"{sql}; {_OPEN_SQL}", []
+        params.append(hand.match_id)
+    found = instances(Hand, sql, params, then=then)
     if not found:
         raise Hand.DoesNotExist(f"match {hand.match_id} has no hand {hand.number}")
     found[0].match = hand.match
+    if then:
+        found[0].__dict__[_OPEN_SEEN] = then[0][0] if then[0] else None
     return found[0]
+
+
+# The match's status and the director's reason, which _check_open reads (and _lock with the hand's lock).
+_OPEN_SQL = f"SELECT status, abandon_reason FROM {Match._meta.db_table} WHERE id = %s"
+_OPEN_SEEN = "_match_open_seen"
 
 
 def _check_open(hand: Hand, expected_version: Any) -> None:
     """Refuse any write to an abandoned match, with a conflict naming the director's reason.
 
-    Read in a statement of its own once the hand's row is locked: an abandon that was waiting for that
-    lock, or that held it, has committed by then and is seen (PostgreSQL's READ COMMITTED takes a new
-    snapshot per statement). This is how an abandon and the hand's last move make one decision: see
-    :func:`match_abandon`.
+    Read in a statement of its own once the hand's row is locked (on PostgreSQL sent by :func:`_lock` in
+    the lock's own message, right after it): an abandon that was waiting for that lock, or that held it,
+    has committed by then and is seen (PostgreSQL's READ COMMITTED takes a new snapshot per statement).
+    This is how an abandon and the hand's last move make one decision: see :func:`match_abandon`.
     """
     # One statement written out: it is on the path of every move, where the ORM's compiling of it cost
-    # more than running it (issue 29).
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT status, abandon_reason FROM {Match._meta.db_table} WHERE id = %s", [hand.match_id]
-        )
-        found = cursor.fetchone()
+    # more than running it (issue 29). Already read when _lock sent it with the hand's lock.
+    if _OPEN_SEEN in hand.__dict__:
+        found = hand.__dict__.pop(_OPEN_SEEN)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_OPEN_SQL, [hand.match_id])
+            found = cursor.fetchone()
     if found is None:
         raise Match.DoesNotExist(f"no match {hand.match_id}")
     status, reason = found
