@@ -8,7 +8,7 @@ threads of one process (gthread). Two ways to end a move's transaction are compa
 
 For each it prints the moves per second, the time from sending the append to knowing it committed
 (median and p99: an upper bound on each move's hold, measured in the writer), the share of time the
-lock was held, sampled from pg_locks about every millisecond, divided by the moves (the mean hold), and,
+lock was held, sampled from pg_locks every 10 ms, divided by the moves (the mean hold), and,
 for the COMMIT sent with the append, each move's hold as the server's clock measured it (median and p99:
 from the moment the statement has the lock to the end of the commit, ``store.lock_holds``).
 
