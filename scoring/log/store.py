@@ -16,12 +16,13 @@ indexes make its checks after the lock), so a conflict leaves nothing to undo an
 the unique constraints on (stream, version) and (stream, key) stay as the last line of defence. A single
 event goes by a function of its own (migration 0012) that takes its fields as plain values.
 
-What a write keeps beside the log (a hand's row, a match sheet) can be written in the append's own
-statement (``Alongside``: an UPDATE run after the insert, and only if it inserted), and the caller's
-transaction committed in the same round trip (``commit=True``, PostgreSQL, outermost transaction only:
-the statement and the COMMIT go in one message). The ordering lock is then held for the
-insert, those updates and the commit, and never while Python runs: no round trip, no wait for the
-interpreter lock.
+What a write keeps beside the log (a hand's row, a match sheet) can be written with the append
+(``Alongside``: an UPDATE kept only if the append inserted), and the caller's transaction committed in
+the same round trip (``commit=True``, PostgreSQL, outermost transaction only: the statement and the
+COMMIT go in one message). An update that needs the append's position runs in the append's statement,
+after the insert; one that does not (``first``) goes ahead of it in the message. The ordering lock is
+then held for the function's work after it takes it, the updates that need the position, and the
+commit, and never while Python runs: no round trip, no wait for the interpreter lock.
 
 Every event also carries its stream hash and log hash (``scoring/log/chain.py``): the store computes each
 event's digest; PostgreSQL's function chains them under the ordering lock; on SQLite the store reads the
