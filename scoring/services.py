@@ -746,7 +746,8 @@ _HAND_FIELDS = ("version", "status", "flagged", "result", "ruled_against", "upda
 
 def _hand_update(hand: Hand) -> list[store.Alongside]:
     """The hand row's UPDATEs, written with the append: its projected fields first, ahead of the append
-    (the row is locked already), and its position, the append's, once that is known."""
+    (the row is locked already), and its position, the append's, once that is known. Where the store
+    writes them after the insert all the same (SQLite, an enclosing transaction), one UPDATE."""
     columns = ", ".join(f"{name} = %s" for name in _HAND_FIELDS)
     values: list[Any] = [
         hand.version,
@@ -758,6 +759,9 @@ def _hand_update(hand: Hand) -> list[store.Alongside]:
         hand.pk,
     ]
     table = Hand._meta.db_table
+    if not store.sends_first():  # written after the insert anyway: one statement, position included
+        sql = f"UPDATE {table} SET {columns}, position = {{position}} WHERE id = %s"
+        return [store.Alongside(sql, values)]
     return [
         store.Alongside(f"UPDATE {table} SET {columns} WHERE id = %s", values, first=True),
         store.Alongside(f"UPDATE {table} SET position = {{position}} WHERE id = %s", [hand.pk]),

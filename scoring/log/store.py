@@ -270,6 +270,13 @@ def _with_alongside(
     return ", ".join(parts) + select + " ORDER BY position", out
 
 
+def sends_first() -> bool:
+    """Whether an append made now with ``commit=True`` would send its ``first`` updates ahead of it
+    (PostgreSQL, in the outermost transaction): elsewhere they run after the insert, where a caller may
+    as well write them in one statement with the updates that need the position."""
+    return connection.vendor == "postgresql" and _outermost()
+
+
 def _outermost() -> bool:
     """Whether the caller's transaction is Django's outermost atomic block (nothing to commit after it
     but itself; a test's transaction or an enclosing service's is left alone)."""
