@@ -8,7 +8,8 @@ processor time went per move (gunicorn, nginx, PostgreSQL's backends, this scrip
 /proc before and after each load.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_http.py \\
-        [--tables 4,32] [--seconds 20] [--workers 2] [--threads 4] [--gunicorn-args "--worker-class sync"]
+        [--tables 4,32] [--seconds 20] [--workers 2] [--threads 4] [--gunicorn-args "--worker-class sync"] \\
+        [--sample-every 10]
 
 --workers and --threads go to make serve as WEB_CONCURRENCY and WEB_THREADS, --gunicorn-args as
 GUNICORN_CMD_ARGS: the way the README sizes production. It creates a throwaway database next to the one
@@ -123,9 +124,12 @@ class Table(threading.Thread):
 
 class LockSampler(threading.Thread):
     """Polls pg_locks about every `interval` seconds: how often the ordering lock is held, and for how many
-    samples in a row by the same transaction (a hold seen twice lasted at least one interval)."""
+    samples in a row by the same transaction (a hold seen twice lasted at least one interval). Every
+    10 ms by default: a share of time needs no more, and polling every millisecond cost the machine
+    0.2-0.4 ms of processor per move (the sampler's backend) and the script as much again, beside the
+    load it measured. Each hold's own length is bench_lock.py's to measure, on the server's clock."""
 
-    def __init__(self, url: str, interval: float = 0.001) -> None:
+    def __init__(self, url: str, interval: float = 0.01) -> None:
         super().__init__(daemon=True)
         self.url, self.interval = url, interval
         self.samples = self.held = self.long_holds = 0
@@ -194,6 +198,7 @@ def run_load(
     seconds: float,
     db_url: str,
     session: int = 0,
+    sample_every: float = 0.01,
 ) -> str:
     matches = [
         match_create(club=club, game=GAME, seats=players[i % 3 : i % 3 + 4], options={"target": 1000})
@@ -202,7 +207,7 @@ def run_load(
     connections.close_all()
     until = time.monotonic() + seconds
     workers = [Table(port, token, m.pk, seed=i, until=until) for i, m in enumerate(matches)]
-    sampler = LockSampler(db_url)
+    sampler = LockSampler(db_url, interval=sample_every)
     sampler.start()
     sampler.ready.wait(timeout=10)
     database = connection.settings_dict["NAME"]
@@ -266,6 +271,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0, help="WEB_CONCURRENCY (default: make serve's)")
     parser.add_argument("--threads", type=int, default=0, help="WEB_THREADS (default: make serve's)")
     parser.add_argument("--gunicorn-args", default="", help="GUNICORN_CMD_ARGS, e.g. '--worker-class sync'")
+    parser.add_argument("--sample-every", type=float, default=10.0, help="ms between two looks at pg_locks")
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         print("note: the targets are for PostgreSQL; this runs on", connection.vendor)
@@ -296,8 +302,10 @@ def main() -> None:
                 f" {'lock held':>10} {'ms/move':>10} {'2+ in row':>9} {'samples':>8}"
             )
             db_url = database_url(connection.settings_dict)
+            every = args.sample_every / 1000
             for tables in (int(t) for t in args.tables.split(",")):
-                print(run_load(port, token, club, players, tables, args.seconds, db_url, session), flush=True)
+                line = run_load(port, token, club, players, tables, args.seconds, db_url, session, every)
+                print(line, flush=True)
             print(f"load average after: {load_average()}")
     finally:
         connections.close_all()

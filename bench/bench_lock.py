@@ -7,11 +7,17 @@ threads of one process (gthread). Two ways to end a move's transaction are compa
 - after it: the COMMIT sent by Python once the append has returned (what it did before issue 29).
 
 For each it prints the moves per second, the time from sending the append to knowing it committed
-(median and p99: an upper bound on each move's hold, measured in the writer), and the share of time the
-lock was held, sampled from pg_locks about every millisecond, divided by the moves (the mean hold).
+(median and p99: an upper bound on each move's hold, measured in the writer), the share of time the
+lock was held, sampled from pg_locks every 10 ms, divided by the moves (the mean hold), and,
+for the COMMIT sent with the append, each move's hold as the server's clock measured it (median and p99:
+from the moment the statement has the lock to the end of the commit, ``store.lock_holds``).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_lock.py \\
-        [--writers 4] [--seconds 10] [--model process,thread]
+        [--writers 4] [--seconds 10] [--model process,thread] [--no-flush]
+
+``--no-flush`` turns synchronous_commit off for the writers' sessions: a commit then returns without
+waiting for the disk, so the hold shows the work done under the lock apart from the flush (which the
+service does wait for, under the lock).
 
 It creates a throwaway database next to the one DATABASE_URL names and drops it at the end.
 """
@@ -68,8 +74,14 @@ def timed_append(original: Any, with_append: bool, out: list[float]) -> Any:
     return append
 
 
+NO_FLUSH = False
+
+
 def play(match_id: int, seed: int, until: float) -> int:
     """Record moves at one table until ``until``; how many."""
+    if NO_FLUSH:
+        with connection.cursor() as cursor:
+            cursor.execute("SET synchronous_commit TO off")
     rng = random.Random(seed)
     game = get_game(GAME)
     match = Match.objects.get(pk=match_id)
@@ -104,14 +116,16 @@ def writer(match_id: int, seed: int, until: float, with_append: bool, out: list[
 def _process(match_id: int, seed: int, until: float, with_append: bool, queue: Any) -> None:
     connections.close_all()
     times: list[float] = []
-    setup(with_append, times)
+    holds: list[float] = []
+    setup(with_append, times, holds)
     moves = writer(match_id, seed, until, with_append, times)
-    queue.put((moves, times))
+    queue.put((moves, times, holds))
 
 
-def setup(with_append: bool, times: list[float]) -> None:
+def setup(with_append: bool, times: list[float], holds: list[float] | None) -> None:
     store.append = timed_append(ORIGINAL_APPEND, with_append, times)
     store._outermost = ORIGINAL_OUTERMOST if with_append else (lambda: False)
+    store.lock_holds = holds if with_append else None
 
 
 ORIGINAL_APPEND = store.append
@@ -130,6 +144,7 @@ def run(model: str, writers: int, seconds: float, with_append: bool, club: Club,
     until = time.monotonic() + seconds
     started = time.perf_counter()
     times: list[float] = []
+    holds: list[float] = []
     moves = 0
     if model == "process":
         context = multiprocessing.get_context("fork")
@@ -141,12 +156,12 @@ def run(model: str, writers: int, seconds: float, with_append: bool, club: Club,
         for p in procs:
             p.start()
         for _ in procs:
-            n, t = queue.get(timeout=seconds + 120)
-            moves, times = moves + n, times + t
+            n, t, h = queue.get(timeout=seconds + 120)
+            moves, times, holds = moves + n, times + t, holds + h
         for p in procs:
             p.join()
     else:
-        setup(with_append, times)
+        setup(with_append, times, holds)
         counts: list[int] = []
         threads = [
             threading.Thread(target=lambda m=m, i=i: counts.append(writer(m, i, until, with_append, times)))
@@ -157,7 +172,7 @@ def run(model: str, writers: int, seconds: float, with_append: bool, club: Club,
         for t in threads:
             t.join()
         moves = sum(counts)
-        setup(True, [])
+        setup(True, [], None)
     elapsed = time.perf_counter() - started
     sampler.stop.set()
     sampler.join()
@@ -165,9 +180,15 @@ def run(model: str, writers: int, seconds: float, with_append: bool, club: Club,
     times.sort()
     p99 = times[int(len(times) * 0.99)] if times else 0.0
     how = "with the append" if with_append else "after it"
+    holds.sort()
+    server = (
+        f" {statistics.median(holds) * 1000:>9.3f} {holds[int(len(holds) * 0.99)] * 1000:>9.3f}"
+        if holds
+        else f" {'-':>9} {'-':>9}"
+    )
     return (
         f"{model:>8} {how:>16} {moves / elapsed:>8.0f} {statistics.median(times) * 1000:>9.3f}"
-        f" {p99 * 1000:>9.3f} {held * 100:>8.1f}% {held * elapsed / max(moves, 1) * 1000:>9.3f}"
+        f" {p99 * 1000:>9.3f} {held * 100:>8.1f}% {held * elapsed / max(moves, 1) * 1000:>9.3f}{server}"
     )
 
 
@@ -176,20 +197,26 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--model", default="process,thread")
+    parser.add_argument("--no-flush", action="store_true", help="commits do not wait for the disk")
+    parser.add_argument("--commit", default="with,after", help="with: the COMMIT sent with the append")
     args = parser.parse_args()
+    global NO_FLUSH
+    NO_FLUSH = args.no_flush
     if connection.vendor != "postgresql":
         raise SystemExit("the ordering lock is PostgreSQL's: set DATABASE_URL to a PostgreSQL database")
     db_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
         club = Club.objects.create(name="Bench club")
         seats = [Player.objects.create(club=club, name=f"Player {i}") for i in range(4)]
-        print(f"{args.writers} writers, {args.seconds:g} s each; load average before: {os.getloadavg()}")
+        flush = "; synchronous_commit off (no flush)" if args.no_flush else ""
+        said = f"{args.writers} writers, {args.seconds:g} s each{flush}"
+        print(f"{said}; load average before: {os.getloadavg()}")
         print(
             f"{'model':>8} {'COMMIT sent':>16} {'moves/s':>8} {'median ms':>9} {'p99 ms':>9}"
-            f" {'held':>9} {'ms/move':>9}"
+            f" {'held':>9} {'ms/move':>9} {'hold p50':>9} {'hold p99':>9}"
         )
         for model in args.model.split(","):
-            for with_append in (True, False):
+            for with_append in (c == "with" for c in args.commit.split(",")):
                 print(run(model, args.writers, args.seconds, with_append, club, seats), flush=True)
         print(f"load average after: {os.getloadavg()}")
     finally:

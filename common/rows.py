@@ -27,15 +27,22 @@ _plans: weakref.WeakKeyDictionary[Any, dict[tuple[type[Model], tuple[str, ...]],
 )
 
 
-def instances(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
+def instances(
+    model: type[M], sql: str, params: Sequence[Any], *, then: list[list[Any]] | None = None
+) -> list[M]:
     """The rows ``sql`` selects, as instances of ``model``: each column named after one of its fields'
     columns fills that field, converted as the ORM converts it; any other column becomes an attribute of
-    its name, unconverted (as ``raw`` does). Every concrete field of the model must be selected."""
+    its name, unconverted (as ``raw`` does). Every concrete field of the model must be selected.
+
+    ``then``: ``sql`` is several SELECTs sent in one message (PostgreSQL), the first one's rows the
+    instances; the rows of each of the others, as the database gives them, are added to this list."""
     connection = connections[DEFAULT_DB_ALIAS]  # this thread's own, not the proxy all threads share
     with connection.cursor() as cursor:
         cursor.execute(sql, list(params))
-        names = tuple(column[0] for column in cursor.description)
+        names = _names(cursor)
         rows = cursor.fetchall()
+        while then is not None and cursor.nextset():
+            then.append(cursor.fetchall())
     if not rows:
         return []
     plans = _plans.setdefault(connection, {})
@@ -57,6 +64,15 @@ def instances(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
             setattr(instance, name, row[i])
         found.append(instance)
     return found
+
+
+def _names(cursor: Any) -> tuple[str, ...]:
+    """The columns' names. psycopg's ``description`` builds an object for every column of every
+    statement (a wide ``SELECT *`` on the path of every move); its result has the bare names."""
+    result = getattr(cursor.cursor, "pgresult", None)
+    if result is None:
+        return tuple(column[0] for column in cursor.description)
+    return tuple(bytes(result.fname(i) or b"").decode() for i in range(result.nfields))
 
 
 def _plan(model: type[Model], names: tuple[str, ...], connection: Any) -> _Plan:

@@ -613,31 +613,46 @@ def _lock(hand: Hand) -> Hand:
             .get(match_id=hand.match_id, number=hand.number)
         )
     # The caller read the match in this request: the hand alone, in one statement written out (on the
-    # path of every move, where the ORM's compiling would cost more than the query).
+    # path of every move, where the ORM's compiling would cost more than the query). On PostgreSQL the
+    # match's status for _check_open follows it in the same message: read once the hand's row is locked,
+    # in a statement and snapshot of its own, as _check_open would read it, without a round trip more.
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     sql = f"SELECT * FROM {Hand._meta.db_table} WHERE match_id = %s AND number = %s{lock}"
-    found = instances(Hand, sql, [hand.match_id, hand.number])
+    params = [hand.match_id, hand.number]
+    then: list[list[Any]] | None = None
+    if connection.vendor == "postgresql":
+        sql, then = f"{sql}; {_OPEN_SQL}", []
+        params.append(hand.match_id)
+    found = instances(Hand, sql, params, then=then)
     if not found:
         raise Hand.DoesNotExist(f"match {hand.match_id} has no hand {hand.number}")
     found[0].match = hand.match
+    if then:
+        found[0].__dict__[_OPEN_SEEN] = then[0][0] if then[0] else None
     return found[0]
+
+
+# The match's status and the director's reason, which _check_open reads (and _lock with the hand's lock).
+_OPEN_SQL = f"SELECT status, abandon_reason FROM {Match._meta.db_table} WHERE id = %s"
+_OPEN_SEEN = "_match_open_seen"
 
 
 def _check_open(hand: Hand, expected_version: Any) -> None:
     """Refuse any write to an abandoned match, with a conflict naming the director's reason.
 
-    Read in a statement of its own once the hand's row is locked: an abandon that was waiting for that
-    lock, or that held it, has committed by then and is seen (PostgreSQL's READ COMMITTED takes a new
-    snapshot per statement). This is how an abandon and the hand's last move make one decision: see
-    :func:`match_abandon`.
+    Read in a statement of its own once the hand's row is locked (on PostgreSQL sent by :func:`_lock` in
+    the lock's own message, right after it): an abandon that was waiting for that lock, or that held it,
+    has committed by then and is seen (PostgreSQL's READ COMMITTED takes a new snapshot per statement).
+    This is how an abandon and the hand's last move make one decision: see :func:`match_abandon`.
     """
     # One statement written out: it is on the path of every move, where the ORM's compiling of it cost
-    # more than running it (issue 29).
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT status, abandon_reason FROM {Match._meta.db_table} WHERE id = %s", [hand.match_id]
-        )
-        found = cursor.fetchone()
+    # more than running it (issue 29). Already read when _lock sent it with the hand's lock.
+    if _OPEN_SEEN in hand.__dict__:
+        found = hand.__dict__.pop(_OPEN_SEEN)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_OPEN_SQL, [hand.match_id])
+            found = cursor.fetchone()
     if found is None:
         raise Match.DoesNotExist(f"no match {hand.match_id}")
     status, reason = found
@@ -729,8 +744,10 @@ def _key_reused() -> ImpossibleMove:
 _HAND_FIELDS = ("version", "status", "flagged", "result", "ruled_against", "updated_at")
 
 
-def _hand_update(hand: Hand) -> store.Alongside:
-    """The hand row's UPDATE, written in the append's own statement: its position is the append's."""
+def _hand_update(hand: Hand) -> list[store.Alongside]:
+    """The hand row's UPDATEs, written with the append: its projected fields first, ahead of the append
+    (the row is locked already), and its position, the append's, once that is known. Where the store
+    writes them after the insert all the same (SQLite, an enclosing transaction), one UPDATE."""
     columns = ", ".join(f"{name} = %s" for name in _HAND_FIELDS)
     values: list[Any] = [
         hand.version,
@@ -741,12 +758,18 @@ def _hand_update(hand: Hand) -> store.Alongside:
         connection.ops.adapt_datetimefield_value(hand.updated_at),
         hand.pk,
     ]
-    sql = f"UPDATE {Hand._meta.db_table} SET {columns}, position = {{position}} WHERE id = %s"
-    return store.Alongside(sql, values)
+    table = Hand._meta.db_table
+    if not store.sends_first():  # written after the insert anyway: one statement, position included
+        sql = f"UPDATE {table} SET {columns}, position = {{position}} WHERE id = %s"
+        return [store.Alongside(sql, values)]
+    return [
+        store.Alongside(f"UPDATE {table} SET {columns} WHERE id = %s", values, first=True),
+        store.Alongside(f"UPDATE {table} SET position = {{position}} WHERE id = %s", [hand.pk]),
+    ]
 
 
 def _sheet_update(match: Match, sheet: dict[str, Any]) -> store.Alongside:
-    """The match sheet's UPDATE, written in the append's own statement (its row locked before)."""
+    """The match sheet's UPDATE, written with the append, ahead of it (its row locked before)."""
     list(Match.objects.select_for_update().filter(pk=match.pk).values_list("pk", flat=True))
     was_finished = match.status == Match.Status.FINISHED
     match.sheet = sheet
@@ -755,7 +778,7 @@ def _sheet_update(match: Match, sheet: dict[str, Any]) -> store.Alongside:
         match_id = match.pk
         transaction.on_commit(lambda: signals.match_changed.send(sender=Match, match_id=match_id))
     sql = f"UPDATE {Match._meta.db_table} SET sheet = %s, status = %s WHERE id = %s"
-    return store.Alongside(sql, [json.dumps(sheet), match.status, match.pk])
+    return store.Alongside(sql, [json.dumps(sheet), match.status, match.pk], first=True)
 
 
 def _refuse_if_later_hand(hand: Hand, code: str, message: str) -> None:
@@ -771,10 +794,11 @@ def _write(
 
     Everything that takes time is done first: the hand's row and, when a finished hand is concerned, the
     match sheet (from the hands' stored results: the same cost at the last hand as at the first), whose
-    row is locked now. Then one statement appends the event and writes both rows (``store.Alongside``),
-    and the transaction commits in the same round trip: the store's global ordering lock is held for
-    that statement and the commit only, never while Python runs. Once committed, the fold is kept for
-    the next move (:mod:`scoring.hands.foldcache`).
+    row is locked now. Then one message writes both rows, appends the event with the hand's position in
+    the same statement, and commits (``store.Alongside``): the store's global ordering lock, which the
+    append takes, is held for the insert, the position's one-column update and the commit only, never
+    while Python runs nor while the rows are written. An append that inserts nothing rolls the rows back
+    with it. Once committed, the fold is kept for the next move (:mod:`scoring.hands.foldcache`).
     """
     was_over = hand.status == Hand.Status.OVER
     hand.status = Hand.Status.OVER if view.over else Hand.Status.IN_PLAY
@@ -789,7 +813,7 @@ def _write(
     )
     hand.version = expected_version + 1
     hand.updated_at = timezone.now()
-    alongside = [_hand_update(hand)]
+    alongside = _hand_update(hand)
     if sheet is not None:
         alongside.append(_sheet_update(match, sheet))
     stream_id, version = hand.stream_id, hand.version

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
+from django.contrib.messages.middleware import MessageMiddleware
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 
@@ -67,3 +68,13 @@ class ContentSecurityPolicy:
         if "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.policy
         return response
+
+
+class PageMessages(MessageMiddleware):
+    """Django's messages (a note shown on the next page: "registered.") for the pages, not the API: its
+    answers are JSON and show none, and on its path, a scorer's every move, setting up the messages'
+    storage for each request and looking at it again for each answer is work for nothing (issue 29)."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        if not request.path_info.startswith("/api/"):
+            super().process_request(request)

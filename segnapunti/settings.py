@@ -145,7 +145,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "segnapunti.middleware.PageMessages",  # Django's MessageMiddleware, for the pages only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

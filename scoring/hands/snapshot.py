@@ -13,6 +13,16 @@ from scoring.rules.tricks import TrickPlay
 
 _CORE_FIELDS = {f.name for f in fields(HandState)}
 LEGAL_MOVES_SHOWN = 200  # an exchange can offer hundreds of subsets; the count is always given
+# A dataclass's field names, looked up once per class: a state is shown after every move, and
+# dataclasses.fields() builds its answer anew on each call.
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    found = _NAMES.get(cls)
+    if found is None:
+        found = _NAMES[cls] = tuple(f.name for f in fields(cls))
+    return found
 
 
 def plain(value: Any) -> Any:
@@ -20,7 +30,7 @@ def plain(value: Any) -> Any:
     if isinstance(value, Move):
         return move_to_dict(value)
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+        return {name: plain(getattr(value, name)) for name in _names(type(value))}
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -32,9 +42,8 @@ def plain(value: Any) -> Any:
 
 def snapshot(game: Game[Any], state: HandState) -> dict[str, Any]:
     holdings = state.holdings
-    tricks = next(
-        (getattr(state, f.name) for f in fields(state) if isinstance(getattr(state, f.name), TrickPlay)), None
-    )
+    names = _names(type(state))
+    tricks = next((getattr(state, n) for n in names if isinstance(getattr(state, n), TrickPlay)), None)
     legal = game.legal_moves(state)
     out: dict[str, Any] = {
         "phase": state.phase,
@@ -55,9 +64,9 @@ def snapshot(game: Game[Any], state: HandState) -> dict[str, Any]:
         "legal_move_count": len(legal),
         "claim": plain(state.claim) if state.claim is not None else None,
         "game_state": {
-            f.name: plain(getattr(state, f.name))
-            for f in fields(state)
-            if f.name not in _CORE_FIELDS and not isinstance(getattr(state, f.name), TrickPlay)
+            n: plain(getattr(state, n))
+            for n in names
+            if n not in _CORE_FIELDS and not isinstance(getattr(state, n), TrickPlay)
         },
     }
     return out

@@ -16,12 +16,13 @@ indexes make its checks after the lock), so a conflict leaves nothing to undo an
 the unique constraints on (stream, version) and (stream, key) stay as the last line of defence. A single
 event goes by a function of its own (migration 0012) that takes its fields as plain values.
 
-What a write keeps beside the log (a hand's row, a match sheet) can be written in the append's own
-statement (``Alongside``: an UPDATE run after the insert, and only if it inserted), and the caller's
-transaction committed in the same round trip (``commit=True``, PostgreSQL, outermost transaction only:
-the statement and the COMMIT go in one message). The ordering lock is then held for the
-insert, those updates and the commit, and never while Python runs: no round trip, no wait for the
-interpreter lock.
+What a write keeps beside the log (a hand's row, a match sheet) can be written with the append
+(``Alongside``: an UPDATE kept only if the append inserted), and the caller's transaction committed in
+the same round trip (``commit=True``, PostgreSQL, outermost transaction only: the statement and the
+COMMIT go in one message). An update that needs the append's position runs in the append's statement,
+after the insert; one that does not (``first``) goes ahead of it in the message. The ordering lock is
+then held for the function's work after it takes it, the updates that need the position, and the
+commit, and never while Python runs: no round trip, no wait for the interpreter lock.
 
 Every event also carries its stream hash and log hash (``scoring/log/chain.py``): the store computes each
 event's digest; PostgreSQL's function chains them under the ordering lock; on SQLite the store reads the
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
-from django.db import connection, transaction
+from django.db import DataError, connection, transaction
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -75,12 +76,20 @@ class RecordedEvent(NamedTuple):
 
 @dataclass(frozen=True)
 class Alongside:
-    """An UPDATE of a read model written in the append's own statement, after the insert and only if it
-    inserted. ``sql`` is the UPDATE with ``%s`` placeholders, its text ending with its WHERE condition;
-    ``{position}`` in it stands for the position of the last event appended."""
+    """An UPDATE of a read model written with the append and kept only if it inserted. ``sql`` is the
+    UPDATE with ``%s`` placeholders, its text ending with its WHERE condition; ``{position}`` in it stands
+    for the position of the last event appended.
+
+    Written in the append's own statement, after the insert; or, ``first``, ahead of the insert, when the
+    update does not read ``{position}`` and the append is committed in its own message (``commit=True``,
+    PostgreSQL, the outermost transaction): it is then sent before the append's statement in that message,
+    so that the ordering lock, which the append's function takes, is not held while it runs. That
+    statement then fails when it inserts nothing, and the transaction is rolled back, the update with it.
+    Without the commit, a ``first`` update runs after the insert as the others do."""
 
     sql: str
     params: Sequence[Any]
+    first: bool = False
 
 
 def append(
@@ -160,16 +169,16 @@ def _insert(
         params: list[Any]
         if len(events) == 1:  # a move: its fields as plain values, no array to build, send and read
             (event,) = events
-            sql = (
-                "SELECT * FROM scoring_append_event(%s::varchar, %s::integer, %s::varchar, %s::varchar,"
-                " %s::smallint, %s::jsonb, %s::timestamptz, %s::varchar, %b::bytea, %s::bigint)"
+            call = (
+                "scoring_append_event(%s::varchar, %s::integer, %s::varchar, %s::varchar, %s::smallint,"
+                " %s::jsonb, %s::timestamptz, %s::varchar, %b::bytea, {lock})"
             )
             params = [stream_id, expected, key, event.type, event.version, payload_json(event), now, actor]
-            params += [digests[0], _lock_appends()]
+            params.append(digests[0])
         else:
-            sql = (
-                "SELECT * FROM scoring_append_events(%s::varchar, %s::integer, %s::varchar, %b::varchar[],"
-                " %b::smallint[], %b::jsonb[], %s::timestamptz, %s::varchar, %b::bytea[], %s::bigint)"
+            call = (
+                "scoring_append_events(%s::varchar, %s::integer, %s::varchar, %b::varchar[], %b::smallint[],"
+                " %b::jsonb[], %s::timestamptz, %s::varchar, %b::bytea[], {lock})"
             )
             params = [
                 stream_id,
@@ -181,15 +190,33 @@ def _insert(
                 now,
                 actor,
                 digests,
-                _lock_appends(),
             ]
-        if alongside:
-            sql, params = _with_alongside(sql, params, alongside)
-        if commit and _outermost():
-            return [int(row[0]) for row in _execute_and_commit(sql, params)]
+        committed = commit and _outermost()
+        timed = committed and lock_holds is not None
+        if timed:
+            sql, params = _TIMED.format(call=call.format(lock="locked.k")), [_lock_appends(), *params]
+        else:
+            sql, params = "SELECT * FROM " + call.format(lock="%s::bigint"), [*params, _lock_appends()]
+        early = [update for update in alongside if update.first] if committed else []
+        later = [update for update in alongside if not update.first]
+        if later or early:
+            sql, params = _with_alongside(sql, params, later, refuse_nothing=bool(early))
+        if committed:
+            try:
+                return [int(row[0]) for row in _execute_and_commit(sql, params, early, timed)]
+            except DataError as e:
+                if _NOTHING_APPENDED not in str(e):
+                    raise
+                # Nothing appended: the updates sent first are undone with the transaction, which is over
+                # (Django's block then finds nothing to commit, as after the COMMIT).
+                connection.connection.rollback()
+                return []
         with _cursor() as cursor:
             cursor.execute(sql, params)
-            return [int(row[0]) for row in cursor.fetchall()]
+            positions = [int(row[0]) for row in cursor.fetchall()]
+            for update in (u for u in alongside if u.first) if positions else ():
+                cursor.execute(update.sql, list(update.params))  # after the statement: one row, one update
+            return positions
     table = StoredEvent._meta.db_table
     guard = f"NOT EXISTS (SELECT 1 FROM {table} WHERE stream_id = %s AND version > %s)"
     params = [stream_id, expected]
@@ -216,9 +243,17 @@ def _insert(
     return [position for position, _, _ in inserted]
 
 
-def _with_alongside(sql: str, params: list[Any], alongside: Sequence[Alongside]) -> tuple[str, list[Any]]:
+# What the append's statement fails with when it appended nothing and updates were written before it.
+_NOTHING_APPENDED = "the append wrote nothing"
+
+
+def _with_alongside(
+    sql: str, params: list[Any], alongside: Sequence[Alongside], refuse_nothing: bool = False
+) -> tuple[str, list[Any]]:
     """The append's statement with the updates as data-modifying CTEs after it (PostgreSQL): each runs
-    once the function has inserted (it reads its positions), and only if it did."""
+    once the function has inserted (it reads its positions), and only if it did. ``refuse_nothing``: the
+    statement fails when the function inserted nothing (a text that is no number, cast to one: plain SQL
+    has no RAISE), so that what the transaction wrote before it is rolled back."""
     last = "(SELECT max(position) FROM appended)"
     parts = [f"WITH appended(position) AS ({sql})"]
     out = list(params)
@@ -226,7 +261,20 @@ def _with_alongside(sql: str, params: list[Any], alongside: Sequence[Alongside])
         text = update.sql.replace("{position}", last)
         parts.append(f"alongside{i} AS ({text} AND EXISTS (SELECT 1 FROM appended) RETURNING 1)")
         out += list(update.params)
-    return ", ".join(parts) + " SELECT position FROM appended ORDER BY position", out
+    select = " SELECT position FROM appended"
+    if refuse_nothing:
+        select += (
+            f" UNION ALL SELECT ('{_NOTHING_APPENDED}: ' || count(*))::bigint FROM appended"
+            " HAVING count(*) = 0"
+        )
+    return ", ".join(parts) + select + " ORDER BY position", out
+
+
+def sends_first() -> bool:
+    """Whether an append made now with ``commit=True`` would send its ``first`` updates ahead of it
+    (PostgreSQL, in the outermost transaction): elsewhere they run after the insert, where a caller may
+    as well write them in one statement with the updates that need the position."""
+    return connection.vendor == "postgresql" and _outermost()
 
 
 def _outermost() -> bool:
@@ -240,19 +288,47 @@ def _outermost() -> bool:
     )
 
 
-def _execute_and_commit(sql: str, params: list[Any]) -> list[Any]:
+# The hold times of the ordering lock, in seconds, one per append committed with its statement, when a
+# benchmark asks for them by setting a list here (bench/bench_lock.py); None, the default, times nothing.
+# Timed, the statement takes the lock itself just before the function does (it is taken again there,
+# which only counts it twice), notes the server's clock once it has it, and after the COMMIT reads the
+# clock again: the lock is released by then. The span covers what runs under the lock, the commit's flush
+# included, and not the wait for it.
+lock_holds: list[float] | None = None
+
+_TIMED = (
+    "SELECT f.* FROM (SELECT %s::bigint AS k) a CROSS JOIN LATERAL (SELECT a.k,"
+    " set_config('segnapunti.locked', clock_timestamp()::text, false) FROM pg_advisory_xact_lock(a.k))"
+    " locked CROSS JOIN LATERAL {call} f"
+)
+_HELD = "SELECT extract(epoch FROM clock_timestamp() - current_setting('segnapunti.locked')::timestamptz)"
+
+
+def _execute_and_commit(
+    sql: str, params: list[Any], early: Sequence[Alongside] = (), timed: bool = False
+) -> list[Any]:
     """Run the statement and COMMIT in one message, one round trip: the ordering lock the statement takes
     is released by the server as soon as the commit is durable, whatever this process does next (with
-    threads, it might wait for the interpreter lock between two sends). A message of two statements
-    binds its parameters in the client. The enclosing atomic block then finds nothing left to commit and
-    runs its on-commit callbacks as usual; an error skips the COMMIT and rolls back as any other."""
+    threads, it might wait for the interpreter lock between two sends). The ``early`` updates go first in
+    the same message, before the lock is taken. A message of several statements binds its parameters in
+    the client. The enclosing atomic block then finds nothing left to commit and runs its on-commit
+    callbacks as usual; an error skips the rest of the message and rolls back as any other."""
     import psycopg
 
     connection.ensure_connection()
     wrapper = CursorDebugWrapper if connection.queries_logged else CursorWrapper
+    text = "".join(f"{update.sql}; " for update in early) + sql.replace("%b", "%s") + "; COMMIT"
+    sent = [value for update in early for value in update.params] + params
     with wrapper(psycopg.ClientCursor(connection.connection), connection) as cursor:
-        cursor.execute(sql.replace("%b", "%s") + "; COMMIT", params)
-        return list(cursor.fetchall())
+        cursor.execute(text + (f"; {_HELD}" if timed else ""), sent)
+        for _ in early:
+            cursor.nextset()
+        rows = list(cursor.fetchall())
+        if timed and lock_holds is not None:
+            cursor.nextset()  # the COMMIT's
+            cursor.nextset()
+            lock_holds.append(float(cursor.fetchone()[0]))
+        return rows
 
 
 def append_streams(streams: Sequence[tuple[str, Sequence[Event]]], *, actor: str = "") -> list[AppendResult]:

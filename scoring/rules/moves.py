@@ -158,13 +158,13 @@ def move_json_schema() -> dict[str, Any]:
 def move_to_dict(move: Move) -> dict[str, Any]:
     """The dict form: ``{"type": "play", "seat": 0, "card": "3S"}``; defaults are left out."""
     out: dict[str, Any] = {"type": move.kind}
-    for f in fields(move):
-        value = getattr(move, f.name)
-        if f.name != "seat" and value == f.default:
+    for name, f in _fields_of(type(move)).items():  # its class's fields, looked up once
+        value = getattr(move, name)
+        if name != "seat" and value == f.default:
             continue
         if isinstance(value, tuple):
             value = [list(v) if isinstance(v, tuple) else v for v in value]
-        out[f.name] = value
+        out[name] = value
     return out
 
 

@@ -29,7 +29,8 @@ from tests.scoring.api_support import (
 pytestmark = pytest.mark.django_db
 
 # Token, match, role, hand, then in the write transaction: hand lock, the match's status read again once
-# the hand is locked (an abandon that held the lock is seen: one decision, scoring.services._check_open),
+# the hand is locked (an abandon that held the lock is seen: one decision, scoring.services._check_open;
+# on PostgreSQL sent in the lock's own message),
 # ordering lock (PostgreSQL) or BEGIN IMMEDIATE (SQLite), insert, hand update.
 MID_HAND_STATEMENTS = 9
 

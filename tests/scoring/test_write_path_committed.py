@@ -12,11 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubs.models import Club
+from common.errors import ConcurrencyConflict
 from scoring import services
 from scoring.hands.fold import fold
 from scoring.log import store
+from scoring.log.events import MoveRecorded
 from scoring.models import Hand, Match
-from scoring.rules import move_to_dict
+from scoring.rules import ImpossibleMove, move_to_dict
 from scoring.rules.moves import Move
 from scoring.selectors import hand_entries, hand_setup, match_sheet
 from tests.scoring.api_support import play
@@ -67,3 +69,52 @@ def test_every_write_leaves_the_read_models_as_a_rebuild_gives_them(seed: int, u
             return
         hand = services.hand_start(match=match)
         assert stored(hand) == rebuilt(hand)
+
+
+def rows(hand: Hand) -> tuple[object, ...]:
+    """Everything the hand's row and its match's row hold."""
+    row = Hand.objects.get(pk=hand.pk)
+    match = Match.objects.get(pk=hand.match_id)
+    fields = (row.version, row.position, row.status, row.flagged, row.result, row.ruled_against)
+    return (*fields, row.updated_at, match.sheet, match.status)
+
+
+def test_an_append_refused_for_its_version_leaves_the_rows_as_they_were() -> None:
+    """The hand's row is written ahead of the append in its message: when the log has moved on without
+    the row (written by another way than the service), the append refuses the stale version and the
+    row's update is rolled back with it."""
+    club = Club.objects.create(name=f"Committed {next(_clubs)}")
+    match = services.match_create(club=club, game="tressette", seats=["A", "B", "C", "D"], options={})
+    hand = match.hands.get()
+    moves = play(hand, seed=3).moves
+    hand = record(hand, moves[0])
+    before = rows(hand)
+    store.append(hand.stream_id, [MoveRecorded(move=move_to_dict(moves[1]))], expected_version=hand.version)
+
+    with pytest.raises(ConcurrencyConflict):
+        record(hand, moves[1])
+
+    assert rows(hand) == before
+    assert store.stream_version(hand.stream_id) == hand.version + 1
+
+
+def test_an_append_refused_for_its_key_leaves_the_rows_as_they_were() -> None:
+    """A key used for the hand's last move, sent again with another move at the hand's version: the
+    append inserts nothing, and the hand's row, written ahead of it, is rolled back."""
+    club = Club.objects.create(name=f"Committed {next(_clubs)}")
+    match = services.match_create(club=club, game="tressette", seats=["A", "B", "C", "D"], options={})
+    hand = match.hands.get()
+    moves = play(hand, seed=4).moves
+    hand = services.move_record(
+        hand=hand, move=move_to_dict(moves[0]), expected_version=hand.version, idempotency_key="k1"
+    ).hand
+    before = rows(hand)
+
+    with pytest.raises(ImpossibleMove) as refused:
+        services.move_record(
+            hand=hand, move=move_to_dict(moves[1]), expected_version=hand.version, idempotency_key="k1"
+        )
+
+    assert refused.value.code == "idempotency.reused"
+    assert rows(hand) == before
+    assert store.stream_version(hand.stream_id) == hand.version

@@ -1,5 +1,7 @@
 """The read models written in the append's own statement, and the commit sent with it (PostgreSQL)."""
 
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -101,3 +103,108 @@ def test_without_commit_the_lock_is_held_to_the_end_of_the_block(spawn: Spawn) -
         with pytest.raises(TimeoutError):
             other.result(timeout=0.5)
     other.result(timeout=10)
+
+
+def first(stream: str, n: int) -> store.Alongside:
+    """An update sent ahead of the append (it does not read the position)."""
+    return store.Alongside("UPDATE alongside_note SET n = %s WHERE stream = %s", [n, stream], first=True)
+
+
+def test_an_update_sent_first_is_committed_with_the_append(notes: None) -> None:
+    seed("f1")
+
+    with transaction.atomic():
+        done = store.append("f1", [MOVE], expected_version=1, alongside=[first("f1", 3)], commit=True)
+
+    assert store.stream_version("f1") == 2
+    assert noted("f1") == (0, 3)
+    assert done.positions == (store.read_stream("f1")[-1].position,)
+
+
+def test_an_update_sent_first_is_rolled_back_when_the_version_is_stale(notes: None) -> None:
+    seed("f2")
+
+    with pytest.raises(ConcurrencyConflict) as refused, transaction.atomic():
+        store.append("f2", [MOVE], expected_version=5, alongside=[first("f2", 3), note("f2", 4)], commit=True)
+
+    assert refused.value.actual == 1
+    assert noted("f2") == (0, 0)
+    assert store.stream_version("f2") == 1
+
+
+def test_an_update_sent_first_is_rolled_back_when_the_key_was_used(notes: None) -> None:
+    seed("f3")
+    earlier = store.append("f3", [MOVE], expected_version=1, idempotency_key="k")
+
+    with transaction.atomic():
+        again = store.append(
+            "f3", [MOVE], expected_version=2, idempotency_key="k", alongside=[first("f3", 3)], commit=True
+        )
+        # the transaction goes on after the rollback: what it reads and writes now is kept
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE alongside_note SET position = 9 WHERE stream = 'f3'")
+
+    assert again == earlier
+    assert noted("f3") == (9, 0)
+    assert store.stream_version("f3") == 2
+
+
+def test_inside_an_enclosing_transaction_an_update_sent_first_runs_after_the_insert(notes: None) -> None:
+    seed("f4")
+
+    with transaction.atomic(), transaction.atomic():
+        done = store.append(
+            "f4", [MOVE], expected_version=1, alongside=[first("f4", 3), note("f4", 4)], commit=True
+        )
+    with pytest.raises(ConcurrencyConflict), transaction.atomic(), transaction.atomic():
+        store.append("f4", [MOVE], expected_version=1, alongside=[first("f4", 5)], commit=True)
+
+    assert noted("f4") == (done.positions[-1], 3)  # note's n = 4, then first's 3, as the updates ran
+
+
+def test_an_update_sent_first_runs_before_the_ordering_lock_is_taken(notes: None, spawn: Spawn) -> None:
+    """While the update sent first waits for its row (another transaction holds it), the append has not
+    taken the ordering lock: another stream's append goes through meanwhile. Written after the insert,
+    under the lock, it would have held every other append up."""
+    seed("f5")
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_the_row() -> None:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1 FROM alongside_note WHERE stream = 'f5' FOR UPDATE")
+            holding.set()
+            release.wait(timeout=20)
+
+    def append_behind_it() -> store.AppendResult:
+        with transaction.atomic():
+            return store.append("f5", [MOVE], expected_version=1, alongside=[first("f5", 3)], commit=True)
+
+    holder = spawn(hold_the_row)
+    assert holding.wait(timeout=10)
+    waiting = spawn(append_behind_it)
+    time.sleep(0.3)  # the append's message is sent and waits for the row
+    try:
+        assert not waiting.done()
+        spawn(store.append, "f5-other", [START], expected_version=0).result(timeout=5)
+    finally:
+        release.set()
+    holder.result(timeout=10)
+    waiting.result(timeout=10)
+    assert noted("f5") == (0, 3)
+    assert store.stream_version("f5") == 2
+
+
+def test_a_benchmark_can_time_the_lock_each_append_holds(notes: None) -> None:
+    seed("f6")
+    store.lock_holds = []
+    try:
+        with transaction.atomic():
+            done = store.append("f6", [MOVE], expected_version=1, alongside=[first("f6", 3)], commit=True)
+        holds = store.lock_holds
+    finally:
+        store.lock_holds = None
+
+    assert done.positions == (store.read_stream("f6")[-1].position,)
+    assert noted("f6") == (0, 3)
+    assert len(holds) == 1 and 0 < holds[0] < 5
