@@ -52,8 +52,11 @@ class StoredEvent(models.Model):
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["stream_id", "version"], name="storedevent_stream_version"),
+            # Only rows with a key are in its index (most events carry none: an append's later events).
             models.UniqueConstraint(
-                fields=["stream_id", "idempotency_key"], name="storedevent_stream_idempotency_key"
+                fields=["stream_id", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="storedevent_stream_idempotency_key",
             ),
         ]
 

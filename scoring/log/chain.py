@@ -71,6 +71,16 @@ def link(previous: bytes, item: bytes) -> bytes:
     return hashlib.sha256(previous + item).digest()
 
 
+def stream_links(head: bytes, digests: Iterable[bytes]) -> list[bytes]:
+    """The stream hashes of events with these digests, one after the other, following ``head`` (the
+    stream hash of the stream's event before them, or GENESIS for a new stream)."""
+    out = []
+    for own in digests:
+        head = link(head, own)
+        out.append(head)
+    return out
+
+
 def short(value: bytes | None) -> str:
     """A hash as printed on paper: its first 16 hexadecimal digits in groups of four (64 bits: enough
     to check a copy against the service, short enough to read aloud)."""

@@ -11,8 +11,8 @@ write lock. ``docs/event-store.md`` says more.
 
 An append is one statement that writes all its events or none: it inserts only while the stream is at
 the expected version and the idempotency key is unused (on PostgreSQL by the function of migrations
-0005 to 0008, which checks, takes the lock and inserts in one round trip; a single event's unique
-indexes make its checks after the lock), so a conflict leaves nothing to undo and needs no savepoint;
+0005 to 0008 and 0013, which checks, takes the lock and inserts in one round trip; a single event's
+unique indexes make its checks after the lock), so a conflict leaves nothing to undo and needs no savepoint;
 the unique constraints on (stream, version) and (stream, key) stay as the last line of defence. A single
 event goes by a function of its own (migration 0012) that takes its fields as plain values.
 
@@ -24,8 +24,9 @@ insert, those updates and the commit, and never while Python runs: no round trip
 interpreter lock.
 
 Every event also carries its stream hash and log hash (``scoring/log/chain.py``): the store computes each
-event's digest; PostgreSQL's function chains them under the ordering lock; on SQLite the store reads the
-two heads and chains them itself, in the transaction that holds the write lock.
+event's digest (and a new stream's stream hashes, whose start it knows); PostgreSQL's function chains the
+rest under the ordering lock; on SQLite the store reads the two heads and chains them itself, in the
+transaction that holds the write lock.
 """
 
 from __future__ import annotations
@@ -155,7 +156,7 @@ def _insert(
 ) -> list[int]:
     """Insert the events if the stream is at ``expected`` and ``key`` is unused; their positions, or []."""
     if connection.vendor == "postgresql":
-        # One call (migrations 0008 and 0012): the checks, the lock, the hashes and the insert.
+        # One call (migrations 0012 and 0013): the checks, the lock, the hashes and the insert.
         digests = _digests(stream_id, events, expected, key, actor, now)
         params: list[Any]
         if len(events) == 1:  # a move: its fields as plain values, no array to build, send and read
@@ -167,9 +168,15 @@ def _insert(
             params = [stream_id, expected, key, event.type, event.version, payload_json(event), now, actor]
             params += [digests[0], _lock_appends()]
         else:
+            # A new stream's stream hashes are chained here from its known start (the server then chains
+            # only the log hash); a stream that has begun is chained by the server from its last event.
+            hashes: tuple[list[bytes] | None, list[bytes] | None] = (
+                (None, chain.stream_links(chain.GENESIS, digests)) if expected == 0 else (digests, None)
+            )
             sql = (
                 "SELECT * FROM scoring_append_events(%s::varchar, %s::integer, %s::varchar, %b::varchar[],"
-                " %b::smallint[], %b::jsonb[], %s::timestamptz, %s::varchar, %b::bytea[], %s::bigint)"
+                " %b::smallint[], %b::jsonb[], %s::timestamptz, %s::varchar, %b::bytea[], %b::bytea[],"
+                " %s::bigint)"
             )
             params = [
                 stream_id,
@@ -180,7 +187,7 @@ def _insert(
                 [payload_json(e) for e in events],
                 now,
                 actor,
-                digests,
+                *hashes,
                 _lock_appends(),
             ]
         if alongside:
