@@ -157,7 +157,7 @@ def _insert(
     """Insert the events if the stream is at ``expected`` and ``key`` is unused; their positions, or []."""
     if connection.vendor == "postgresql":
         # One call (migrations 0012 and 0013): the checks, the lock, the hashes and the insert.
-        digests = _digests(stream_id, events, expected, key, actor, now)
+        digests, payloads = _digests_and_payloads(stream_id, events, expected, key, actor, now)
         params: list[Any]
         if len(events) == 1:  # a move: its fields as plain values, no array to build, send and read
             (event,) = events
@@ -165,7 +165,7 @@ def _insert(
                 "SELECT * FROM scoring_append_event(%s::varchar, %s::integer, %s::varchar, %s::varchar,"
                 " %s::smallint, %s::jsonb, %s::timestamptz, %s::varchar, %b::bytea, %s::bigint)"
             )
-            params = [stream_id, expected, key, event.type, event.version, payload_json(event), now, actor]
+            params = [stream_id, expected, key, event.type, event.version, payloads[0], now, actor]
             params += [digests[0], _lock_appends()]
         else:
             # A new stream's stream hashes are chained here from its known start (the server then chains
@@ -184,7 +184,7 @@ def _insert(
                 key,
                 [e.type for e in events],
                 [e.version for e in events],
-                [payload_json(e) for e in events],
+                payloads,
                 now,
                 actor,
                 *hashes,
@@ -352,22 +352,27 @@ def _digests(
     stream_id: str, events: Sequence[Event], expected: int, key: str | None, actor: str, now: datetime
 ) -> list[bytes]:
     """Each event's digest (scoring/log/chain.py), as it will be stored."""
+    return _digests_and_payloads(stream_id, events, expected, key, actor, now)[0]
+
+
+def _digests_and_payloads(
+    stream_id: str, events: Sequence[Event], expected: int, key: str | None, actor: str, now: datetime
+) -> tuple[list[bytes], list[str]]:
+    """Each event's digest, and its payload as JSON text to send: the digest's canonical text itself
+    when that is the payload exactly (nearly always: a payload with an integral float is sent as
+    ``payload_json`` writes it), so that each payload is written as JSON once."""
     at = _micros(now)
     size = len(events)
-    return [
-        chain.digest(
-            stream_id,
-            expected + i,
-            e.type,
-            e.version,
-            at,
-            actor,
-            key if i == 1 else None,
-            size,
-            payload_fields(e),
+    digests, texts = [], []
+    for i, e in enumerate(events, start=1):
+        text, exact = chain.canonical(payload_fields(e))
+        digests.append(
+            chain.digest_of_text(
+                stream_id, expected + i, e.type, e.version, at, actor, key if i == 1 else None, size, text
+            )
         )
-        for i, e in enumerate(events, start=1)
-    ]
+        texts.append(text if exact else payload_json(e))
+    return digests, texts
 
 
 def _chained(
