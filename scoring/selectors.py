@@ -54,7 +54,7 @@ from scoring.rules import HandResult, ImpossibleMove, RulesError, Text, game_nam
 from scoring.rules.claim_ruling import settlement
 from scoring.rules.claims import DEFAULT_BUDGET, adjudicate, question, result_value
 from scoring.rules.core import Score, jsonable, score_str
-from scoring.rules.moves import Claim, ClaimResponse, move_from_dict, move_to_dict
+from scoring.rules.moves import Claim, ClaimResponse, Move, PlayCard, move_from_dict, move_to_dict
 
 
 def _started(events: Sequence[store.RecordedEvent]) -> HandStarted:
@@ -100,25 +100,44 @@ def _entry(version: int, ev: Any, by: str) -> Entry | None:
 _new = object.__new__
 
 
-def entries_of_rows(rows: Sequence[store.StoredRow]) -> list[Entry]:
-    """:func:`entries_of` for a stream read undecoded (:func:`~scoring.log.store.read_streams_undecoded`):
-    a move at the current schema is taken from its payload; anything else is decoded as usual."""
+def entries_of_rows(
+    rows: Sequence[store.CompactRow], plays: dict[tuple[int, str], PlayCard] | None = None
+) -> list[Entry]:
+    """:func:`entries_of` for a stream read compact (:func:`~scoring.log.store.read_streams_compact`): a
+    move at the current schema is made from its dict form, anything else decoded as usual. `plays` keeps
+    the cards played already made, by seat and card, to be shared by the entries of several streams (a
+    move is immutable, and a match plays each card of each seat many times)."""
     entries: list[Entry] = []
-    current = MoveRecorded.version
+    if plays is None:
+        plays = {}
     for row in rows:
-        if row.event_type == MoveRecorded.type and row.schema_version == current:
-            # MoveEntry(version, move, by), its fields set directly: the frozen dataclass's __init__
-            # sets them one object.__setattr__ at a time, and a match has a move per card.
-            made = _new(MoveEntry)
-            fields = made.__dict__
-            fields["position"] = row.version
-            fields["move"] = move_from_dict(row.payload["move"])
-            fields["actor"] = row.recorded_by
-            entries.append(made)
+        if len(row) != store.MOVE_ROW:
+            version, event_type, schema, payload, by = row
+            entry = _entry(version, decode(event_type, schema, payload), by)
+            if entry is not None:
+                entries.append(entry)
             continue
-        entry = _entry(row.version, decode(row.event_type, row.schema_version, row.payload), row.recorded_by)
-        if entry is not None:
-            entries.append(entry)
+        version, data, by = row
+        # A card played, as move_from_dict makes it (its first test), from those made already.
+        move: Move | None
+        if type(data) is dict and len(data) == 3 and data.get("type") == "play":
+            seat, card = data.get("seat"), data.get("card")
+            if type(seat) is int and type(card) is str:
+                move = plays.get((seat, card))
+                if move is None:
+                    move = plays[seat, card] = PlayCard(seat=seat, card=card)
+            else:
+                move = move_from_dict(data)
+        else:
+            move = move_from_dict(data)
+        # MoveEntry(version, move, by), its fields set directly: the frozen dataclass's __init__ sets
+        # them one object.__setattr__ at a time, and a match has a move per card.
+        made = _new(MoveEntry)
+        fields = made.__dict__
+        fields["position"] = version
+        fields["move"] = move
+        fields["actor"] = by
+        entries.append(made)
     return entries
 
 
@@ -623,6 +642,7 @@ class _LazyStreams:
     def __init__(self, stream_ids: Sequence[str]) -> None:
         self.stream_ids = list(stream_ids)
         self.read: dict[int, list[Entry]] = {}
+        self.plays: dict[tuple[int, str], PlayCard] = {}
 
     def entries(self, i: int) -> Sequence[Entry]:
         return _Entries(self, i)
@@ -630,9 +650,9 @@ class _LazyStreams:
     def of(self, i: int) -> list[Entry]:
         if i not in self.read:
             wanted = [j for j in range(i, len(self.stream_ids)) if j not in self.read]
-            rows = store.read_streams_undecoded([self.stream_ids[j] for j in wanted])
+            rows = store.read_streams_compact([self.stream_ids[j] for j in wanted])
             for j in wanted:
-                self.read[j] = entries_of_rows(rows[self.stream_ids[j]])
+                self.read[j] = entries_of_rows(rows[self.stream_ids[j]], self.plays)
         return self.read[i]
 
 

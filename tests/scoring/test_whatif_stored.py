@@ -23,7 +23,8 @@ from scoring.log import store
 from scoring.log.events import HandStarted, MoveRecorded, MoveUndone, RulingRecorded
 from scoring.models import Hand, Match, StoredEvent
 from scoring.rules import game_names, get_game
-from scoring.rules.moves import move_to_dict
+from scoring.rules.errors import MalformedMove
+from scoring.rules.moves import PlayCard, move_from_dict, move_to_dict
 from tests.scoring.api_support import People
 from tests.scoring.hands.test_whatif import random_match, random_options
 from tests.scoring.rules.playout import examples, play_random
@@ -188,8 +189,8 @@ def test_the_recorded_side_has_one_row_a_hand() -> None:
 
 
 @pytest.mark.django_db
-def test_entries_from_rows_read_undecoded_are_the_folds_entries() -> None:
-    # What the what-if folds (entries_of_rows over an undecoded read) is what every other read folds
+def test_entries_from_rows_read_compact_are_the_folds_entries() -> None:
+    # What the what-if folds (entries_of_rows over a compact read) is what every other read folds
     # (entries_of over the decoded events): moves, an undo, a ruling, and a move stored at schema 1.
     start = HandStarted(game="tressette", options={}, seats=("a", "b", "c", "d"), dealer=0)
     play = MoveRecorded(move={"type": "play", "seat": 1, "card": "AS"})
@@ -209,7 +210,7 @@ def test_entries_from_rows_read_undecoded_are_the_folds_entries() -> None:
         payload={"seat": 2, "card": "7C"},
     )
 
-    entries = selectors.entries_of_rows(store.read_streams_undecoded(["h"])["h"])
+    entries = selectors.entries_of_rows(store.read_streams_compact(["h"])["h"])
 
     assert entries == selectors.entries_of(store.read_stream("h"))
     assert [type(e).__name__ for e in entries] == [
@@ -219,6 +220,62 @@ def test_entries_from_rows_read_undecoded_are_the_folds_entries() -> None:
         "RulingEntry",
         "MoveEntry",
     ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", game_names())
+def test_entries_read_compact_of_stored_matches_are_those_of_the_decoded_read(
+    people: People, name: str
+) -> None:
+    # Every hand of a stored match (random options and play, a ruling, an undone move), its entries made
+    # from one compact read with the cards played shared between the streams, against each stream
+    # decoded and folded as every other read folds it.
+    for seed in range(3):
+        match = stored_match(people, name, seed)
+        ids = list(match.hands.order_by("number").values_list("stream_id", flat=True))
+        rows = store.read_streams_compact(ids)
+        plays: dict[tuple[int, str], Any] = {}
+        for stream_id in ids:
+            entries = selectors.entries_of_rows(rows[stream_id], plays)
+            assert entries == selectors.entries_of(store.read_stream(stream_id))
+            for e in entries:  # each card of a seat made once
+                if isinstance(e, MoveEntry) and isinstance(e.move, PlayCard):
+                    assert e.move is plays[e.move.seat, e.move.card]
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"type": "play", "seat": "1", "card": "AS"},
+        {"type": "play", "seat": 1.0, "card": "AS"},
+        {"type": "play", "seat": True, "card": "AS"},
+        {"type": "play", "seat": 1, "card": 7},
+        {"type": "play", "seat": 1, "card": "AS", "by": "x"},
+        {"type": "play", "seat": 1},
+        {"type": "playing", "seat": 1, "card": "AS"},
+        ["play", 1, "AS"],
+        None,
+    ],
+)
+def test_a_compact_move_row_is_made_as_move_from_dict_makes_it(move: Any) -> None:
+    # The cards played made once and shared must not let through what move_from_dict refuses, nor make
+    # anything else of what it accepts: a row is refused or made exactly as the move dict is.
+    plays = {(1, "AS"): move_from_dict({"type": "play", "seat": 1, "card": "AS"})}
+    try:
+        expected: Any = [MoveEntry(5, move_from_dict(move), "a")]
+    except MalformedMove as exc:
+        with pytest.raises(MalformedMove) as raised:
+            selectors.entries_of_rows([[5, move, "a"]], plays)
+        assert (raised.value.code, raised.value.field, raised.value.message) == (
+            exc.code,
+            exc.field,
+            exc.message,
+        )
+        return
+    made = selectors.entries_of_rows([[5, move, "a"]], plays)
+    assert made == expected
+    assert [type(e.move) for e in made] == [type(e.move) for e in expected]
+    assert [vars(e.move) for e in made] == [vars(e.move) for e in expected]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -239,13 +296,13 @@ def test_score_only_what_ifs_score_the_kept_folds_again_without_reading_the_log(
     rng = random.Random(7)
     first, second = score_only_values(name, values, rng), score_only_values(name, values, rng)
     reads: list[int] = []
-    real = store.read_streams_undecoded
+    real = store.read_streams_compact
 
-    def counted(stream_ids: Sequence[str]) -> dict[str, list[store.StoredRow]]:
+    def counted(stream_ids: Sequence[str]) -> dict[str, list[store.CompactRow]]:
         reads.append(len(stream_ids))
         return real(stream_ids)
 
-    monkeypatch.setattr(store, "read_streams_undecoded", counted)
+    monkeypatch.setattr(store, "read_streams_compact", counted)
     record = selectors.match_export(match)
 
     assert selectors.match_rescore(match, first) == rescore(record, first)

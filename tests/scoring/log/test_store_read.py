@@ -68,13 +68,16 @@ def test_a_projection_can_catch_up_page_by_page() -> None:
     assert seen == [f"hand-{n}" for n in range(7)]
 
 
-def test_streams_read_undecoded_are_the_decoded_streams_as_stored() -> None:
-    # Several streams in one read, each in version order, every event as it is stored: decoding each
-    # row gives exactly what read_streams gives; a stream with nothing is an empty list.
+def test_streams_read_compact_are_the_decoded_streams_as_stored() -> None:
+    # Several streams in one read, each in version order: a move at the current schema is its version,
+    # its move as stored and who recorded it; anything else the row as stored (an old schema, an event
+    # that is not a move, a move payload without a move), whose decoding is what read_streams gives.
+    # A stream with nothing is an empty list.
     move = MoveRecorded(move={"type": "play", "seat": 1, "card": "AS"}, verdicts=({"rule": "r", "seat": 1},))
+    deal = MoveRecorded(move={"type": "deal", "hands": [["AS"], ["7C"]]})
     ruling = RulingRecorded(refs=(2,), rule="74C", reason="shown", rectification={"kind": "stands"})
     store.append("hand-1", [START, move], expected_version=0, actor="anna")
-    store.append("hand-2", [START], expected_version=0)
+    store.append("hand-2", [START, deal], expected_version=0)
     store.append("hand-1", [MoveUndone(of_version=2, reason="misplay"), move, ruling], expected_version=2)
     StoredEvent.objects.create(  # a row as the first prototype wrote it: schema 1, never rewritten
         stream_id="hand-3",
@@ -83,17 +86,34 @@ def test_streams_read_undecoded_are_the_decoded_streams_as_stored() -> None:
         schema_version=1,
         payload={"seat": 2, "card": "7C"},
     )
+    StoredEvent.objects.create(  # no move in it: sent whole, for the decoder to refuse as it would
+        stream_id="hand-3", version=2, event_type="MoveRecorded", schema_version=2, payload={"verdicts": []}
+    )
     names = ["hand-1", "hand-2", "hand-3", "nobody"]
 
-    rows = store.read_streams_undecoded(names)
-    decoded = store.read_streams(names)
+    rows = store.read_streams_compact(names)
+    decoded = store.read_streams(["hand-1", "hand-2"])
 
     assert list(rows) == names and rows["nobody"] == []
-    for name in names:
-        assert [
-            (r.version, decode(r.event_type, r.schema_version, r.payload), r.recorded_by) for r in rows[name]
-        ] == [(e.version, e.event, e.recorded_by) for e in decoded[name]]
-    assert rows["hand-3"][0].schema_version == 1 and rows["hand-3"][0].payload == {"seat": 2, "card": "7C"}
+    for name in ("hand-1", "hand-2"):
+        assert len(rows[name]) == len(decoded[name])
+        for row, read in zip(rows[name], decoded[name], strict=True):
+            if len(row) == store.MOVE_ROW:
+                assert isinstance(read.event, MoveRecorded)
+                assert (row[0], row[1], row[2]) == (read.version, read.event.move, read.recorded_by)
+            else:
+                version, event_type, schema, payload, by = row
+                assert (version, decode(event_type, schema, payload), by) == (
+                    read.version,
+                    read.event,
+                    read.recorded_by,
+                )
+    assert rows["hand-1"][1] == [2, {"type": "play", "seat": 1, "card": "AS"}, "anna"]
+    assert rows["hand-2"][1] == [2, {"type": "deal", "hands": [["AS"], ["7C"]]}, ""]
+    assert rows["hand-3"] == [
+        [1, "MoveRecorded", 1, {"seat": 2, "card": "7C"}, ""],
+        [2, "MoveRecorded", 2, {"verdicts": []}, ""],
+    ]
 
 
 # ---- a page's payloads parsed together (issue 29) ---------------------------------------------------
