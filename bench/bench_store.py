@@ -14,6 +14,7 @@ With --json it prints the figures as one JSON object (bench/bench_vs_eventsourci
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import multiprocessing
 import os
@@ -123,15 +124,25 @@ def read_streams(streams: int) -> dict[str, float]:
 
 
 def run(appends: int) -> dict[str, Any]:
+    # Each workload starts with Python's garbage collected (gc.collect() before it), so that none pays
+    # for a full collection the allocations of the one before made due; bench_vs_eventsourcing.py does
+    # the same on the other side. Without it, one full collection of this process (Django's objects
+    # included, about 45 ms) fell in the second catch-up or not, from run to run.
     figures: dict[str, Any] = {"database": connection.vendor}
+    gc.collect()
     figures["single_1_writer"] = writers(1, appends // 2)
+    gc.collect()
     figures["single_4_writers"] = writers(4, appends)
+    gc.collect()
     figures["batch_50"] = batches(appends * 5)
     # Catching up twice, right after the writes and nothing read between: the first pass is the first
     # read of those rows (PostgreSQL sets their hint bits), the second finds them as the first left them.
     # bench_vs_eventsourcing.py does the same on the other side, so that cold is compared with cold.
+    gc.collect()
     figures["catch_up"] = catch_up()
+    gc.collect()
     figures["catch_up_again"] = catch_up()
+    gc.collect()
     figures["read_stream"] = read_streams(max(1, appends * 5 // BATCH))
     return figures
 

@@ -2,6 +2,7 @@
 same PostgreSQL, same workloads: single appends from 1 and 4 writer processes (rate, p99), appends of
 50 events, and catching up with every event (pages of 1000), each side twice in the same way: the first
 read of the rows right after the writes (cold: PostgreSQL sets their hint bits), then again (warm).
+Both sides collect Python's garbage before each workload, so that no workload pays for the one before.
 Prints each figure and our ratio to theirs.
 
 The library is installed into a throwaway virtual environment by this script (it is no dependency of the
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The same workloads as bench_store.py, written against eventsourcing's recorder. Run by the throwaway
 # environment's Python; prints one JSON object.
 THEIRS = r"""
-import json, multiprocessing, statistics, sys, time, uuid
+import gc, json, multiprocessing, statistics, sys, time, uuid
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 
@@ -85,9 +86,13 @@ table = f"es_bench_{uuid.uuid4().hex[:8]}"
 main = recorder(table)
 main.create_table()
 figures = {}
+# As bench_store.py: each workload starts with Python's garbage collected.
+gc.collect()
 figures["single_1_writer"] = writers(table, 1, appends // 2)
+gc.collect()
 figures["single_4_writers"] = writers(table, 4, appends)
 n = appends * 5 // BATCH
+gc.collect()
 t = time.perf_counter()
 for s in range(n):
     oid = uuid.uuid4()
@@ -105,7 +110,9 @@ def catch_up():
     return {"per_s": count / (time.perf_counter() - t), "count": count}
 
 # As bench_store.py: the first read right after the writes, then the same again.
+gc.collect()
 figures["catch_up"] = catch_up()
+gc.collect()
 figures["catch_up_again"] = catch_up()
 with main.datastore.transaction(commit=True) as curs:
     curs.execute(f"DROP TABLE {table}")

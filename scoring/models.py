@@ -2,6 +2,8 @@ from typing import Any, NoReturn
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -21,6 +23,18 @@ class StoredEventQuerySet(models.QuerySet["StoredEvent"]):
         raise AppendOnlyError("stored events cannot be deleted")
 
 
+# The longest each text column of the event log may hold (characters).
+TEXT_LENGTHS = {"stream_id": 100, "event_type": 100, "recorded_by": 150, "idempotency_key": 200}
+
+
+class CheckedCharField(models.CharField[Any, Any]):
+    """A CharField whose column is a varchar without a length: the length is held by a check constraint
+    of the model (and by ``max_length``, for validation)."""
+
+    def db_type(self, connection: Any) -> str:
+        return "varchar"
+
+
 class StoredEvent(models.Model):
     """One event as written: append-only, keyed by (stream, version), ordered globally by position.
 
@@ -28,17 +42,21 @@ class StoredEvent(models.Model):
     (migration 0002) rejects UPDATE and DELETE as well, whatever the client.
     """
 
+    # The text columns have no length in their type, only a check (the constraints below, as long as
+    # the types' were): PostgreSQL's planner guesses a row's width from the types' lengths while the
+    # table has no statistics yet, and with varchar(100) to varchar(200) it guessed rows six times wider
+    # than they are and read a tailing reader's page by a scan of the whole table (issue 29).
     position = models.BigAutoField(primary_key=True)
-    stream_id = models.CharField(max_length=100)
+    stream_id = CheckedCharField(max_length=TEXT_LENGTHS["stream_id"])
     version = models.PositiveIntegerField()
-    event_type = models.CharField(max_length=100)
+    event_type = CheckedCharField(max_length=TEXT_LENGTHS["event_type"])
     schema_version = models.PositiveSmallIntegerField()
     payload = models.JSONField()
     recorded_at = models.DateTimeField(default=timezone.now)
-    recorded_by = models.CharField(max_length=150, blank=True, default="")
+    recorded_by = CheckedCharField(max_length=TEXT_LENGTHS["recorded_by"], blank=True, default="")
     # Only the first event of an append carries the key; NULL (not "") elsewhere, so that the unique
     # constraint below ignores them.
-    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
+    idempotency_key = CheckedCharField(max_length=TEXT_LENGTHS["idempotency_key"], null=True, blank=True)  # noqa: DJ001
     # How many events the append that wrote this one held: lets a retry rebuild the original result.
     batch_size = models.PositiveSmallIntegerField(default=1)
     # The two hash chains of scoring/log/chain.py (SHA-256), set by the store as it appends; NULL only on a
@@ -51,9 +69,18 @@ class StoredEvent(models.Model):
     class Meta:
         ordering = ["position"]
         constraints = [
+            *(
+                models.CheckConstraint(
+                    condition=LessThanOrEqual(Length(name), longest), name=f"storedevent_{name}_length"
+                )
+                for name, longest in TEXT_LENGTHS.items()
+            ),
             models.UniqueConstraint(fields=["stream_id", "version"], name="storedevent_stream_version"),
+            # Only rows with a key are in its index (most events carry none: an append's later events).
             models.UniqueConstraint(
-                fields=["stream_id", "idempotency_key"], name="storedevent_stream_idempotency_key"
+                fields=["stream_id", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="storedevent_stream_idempotency_key",
             ),
         ]
 

@@ -38,6 +38,22 @@ def _normal(value: Any) -> Any:
     return value
 
 
+# The canonical JSON text: keys sorted, no spaces, UTF-8 as it is (one encoder, built once).
+_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
+def canonical(payload: Any) -> tuple[str, bool]:
+    """The payload's text as the digest covers it, and whether that text is also the payload exactly (no
+    integral float was written as an integer), so that it can be stored as it is."""
+    text = _encode(payload)
+    # Python writes an integral float as "2.0", or "1e+16" from 1e16 up: without either, nothing in the
+    # payload is one, and normalising would change nothing.
+    if ".0" not in text and "e+" not in text:
+        return text, True
+    normal = _encode(_normal(payload))
+    return normal, normal == text
+
+
 def digest(
     stream_id: str,
     version: int,
@@ -49,26 +65,49 @@ def digest(
     batch_size: int,
     payload: Any,
 ) -> bytes:
-    """The SHA-256 of one event's stored fields (``recorded_at_us``: microseconds since 1970, UTC)."""
-    fields = [
-        FORMAT,
-        stream_id,
-        version,
-        event_type,
-        schema_version,
-        recorded_at_us,
-        recorded_by,
-        idempotency_key,
-        batch_size,
-        _normal(payload),
-    ]
-    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    return hashlib.sha256(text.encode()).digest()
+    """The SHA-256 of one event's stored fields (``recorded_at_us``: microseconds since 1970, UTC): of the
+    canonical JSON of the list [FORMAT, stream_id, version, event_type, schema_version, recorded_at_us,
+    recorded_by, idempotency_key, batch_size, payload], the payload normalised (``_normal``)."""
+    text, _ = canonical(payload)
+    return digest_of_text(
+        stream_id, version, event_type, schema_version, recorded_at_us, recorded_by, idempotency_key,
+        batch_size, text,
+    )  # fmt: skip
+
+
+def digest_of_text(
+    stream_id: str,
+    version: int,
+    event_type: str,
+    schema_version: int,
+    recorded_at_us: int,
+    recorded_by: str,
+    idempotency_key: str | None,
+    batch_size: int,
+    payload_text: str,
+) -> bytes:
+    """:func:`digest`, the payload given as its text from :func:`canonical` (a list's canonical text is its
+    items' texts joined by commas in brackets)."""
+    head = _encode(
+        [FORMAT, stream_id, version, event_type, schema_version, recorded_at_us, recorded_by,
+         idempotency_key, batch_size]
+    )  # fmt: skip
+    return hashlib.sha256(f"{head[:-1]},{payload_text}]".encode()).digest()
 
 
 def link(previous: bytes, item: bytes) -> bytes:
     """The next hash of a chain: SHA-256 of the previous hash followed by the new item (32 + 32 bytes)."""
     return hashlib.sha256(previous + item).digest()
+
+
+def stream_links(head: bytes, digests: Iterable[bytes]) -> list[bytes]:
+    """The stream hashes of events with these digests, one after the other, following ``head`` (the
+    stream hash of the stream's event before them, or GENESIS for a new stream)."""
+    out = []
+    for own in digests:
+        head = link(head, own)
+        out.append(head)
+    return out
 
 
 def short(value: bytes | None) -> str:

@@ -11,8 +11,8 @@ write lock. ``docs/event-store.md`` says more.
 
 An append is one statement that writes all its events or none: it inserts only while the stream is at
 the expected version and the idempotency key is unused (on PostgreSQL by the function of migrations
-0005 to 0008, which checks, takes the lock and inserts in one round trip; a single event's unique
-indexes make its checks after the lock), so a conflict leaves nothing to undo and needs no savepoint;
+0005 to 0008 and 0013, which checks, takes the lock and inserts in one round trip; a single event's
+unique indexes make its checks after the lock), so a conflict leaves nothing to undo and needs no savepoint;
 the unique constraints on (stream, version) and (stream, key) stay as the last line of defence. A single
 event goes by a function of its own (migration 0012) that takes its fields as plain values.
 
@@ -25,8 +25,9 @@ then held for the function's work after it takes it, the updates that need the p
 commit, and never while Python runs: no round trip, no wait for the interpreter lock.
 
 Every event also carries its stream hash and log hash (``scoring/log/chain.py``): the store computes each
-event's digest; PostgreSQL's function chains them under the ordering lock; on SQLite the store reads the
-two heads and chains them itself, in the transaction that holds the write lock.
+event's digest (and a new stream's stream hashes, whose start it knows); PostgreSQL's function chains the
+rest under the ordering lock; on SQLite the store reads the two heads and chains them itself, in the
+transaction that holds the write lock.
 """
 
 from __future__ import annotations
@@ -164,8 +165,8 @@ def _insert(
 ) -> list[int]:
     """Insert the events if the stream is at ``expected`` and ``key`` is unused; their positions, or []."""
     if connection.vendor == "postgresql":
-        # One call (migrations 0008 and 0012): the checks, the lock, the hashes and the insert.
-        digests = _digests(stream_id, events, expected, key, actor, now)
+        # One call (migrations 0012 and 0013): the checks, the lock, the hashes and the insert.
+        digests, payloads = _digests_and_payloads(stream_id, events, expected, key, actor, now)
         params: list[Any]
         if len(events) == 1:  # a move: its fields as plain values, no array to build, send and read
             (event,) = events
@@ -173,12 +174,17 @@ def _insert(
                 "scoring_append_event(%s::varchar, %s::integer, %s::varchar, %s::varchar, %s::smallint,"
                 " %s::jsonb, %s::timestamptz, %s::varchar, %b::bytea, {lock})"
             )
-            params = [stream_id, expected, key, event.type, event.version, payload_json(event), now, actor]
+            params = [stream_id, expected, key, event.type, event.version, payloads[0], now, actor]
             params.append(digests[0])
         else:
+            # A new stream's stream hashes are chained here from its known start (the server then chains
+            # only the log hash); a stream that has begun is chained by the server from its last event.
+            hashes: tuple[list[bytes] | None, list[bytes] | None] = (
+                (None, chain.stream_links(chain.GENESIS, digests)) if expected == 0 else (digests, None)
+            )
             call = (
                 "scoring_append_events(%s::varchar, %s::integer, %s::varchar, %b::varchar[], %b::smallint[],"
-                " %b::jsonb[], %s::timestamptz, %s::varchar, %b::bytea[], {lock})"
+                " %b::jsonb[], %s::timestamptz, %s::varchar, %b::bytea[], %b::bytea[], {lock})"
             )
             params = [
                 stream_id,
@@ -186,10 +192,10 @@ def _insert(
                 key,
                 [e.type for e in events],
                 [e.version for e in events],
-                [payload_json(e) for e in events],
+                payloads,
                 now,
                 actor,
-                digests,
+                *hashes,
             ]
         committed = commit and _outermost()
         timed = committed and lock_holds is not None
@@ -421,22 +427,27 @@ def _digests(
     stream_id: str, events: Sequence[Event], expected: int, key: str | None, actor: str, now: datetime
 ) -> list[bytes]:
     """Each event's digest (scoring/log/chain.py), as it will be stored."""
+    return _digests_and_payloads(stream_id, events, expected, key, actor, now)[0]
+
+
+def _digests_and_payloads(
+    stream_id: str, events: Sequence[Event], expected: int, key: str | None, actor: str, now: datetime
+) -> tuple[list[bytes], list[str]]:
+    """Each event's digest, and its payload as JSON text to send: the digest's canonical text itself
+    when that is the payload exactly (nearly always: a payload with an integral float is sent as
+    ``payload_json`` writes it), so that each payload is written as JSON once."""
     at = _micros(now)
     size = len(events)
-    return [
-        chain.digest(
-            stream_id,
-            expected + i,
-            e.type,
-            e.version,
-            at,
-            actor,
-            key if i == 1 else None,
-            size,
-            payload_fields(e),
+    digests, texts = [], []
+    for i, e in enumerate(events, start=1):
+        text, exact = chain.canonical(payload_fields(e))
+        digests.append(
+            chain.digest_of_text(
+                stream_id, expected + i, e.type, e.version, at, actor, key if i == 1 else None, size, text
+            )
         )
-        for i, e in enumerate(events, start=1)
-    ]
+        texts.append(text if exact else payload_json(e))
+    return digests, texts
 
 
 def _chained(
@@ -624,17 +635,29 @@ def _select(where: str, params: list[Any], order: str, limit: int | None = None)
     with _cursor() as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
+    payloads = _parsed([row[5] for row in found])
     return [
-        RecordedEvent(
-            position,
-            stream_id,
-            version,
-            decode(event_type, schema, json.loads(payload) if isinstance(payload, str) else payload),
-            when(at),
-            by,
+        RecordedEvent(position, stream_id, version, decode(event_type, schema, payload), when(at), by)
+        for (position, stream_id, version, event_type, schema, _, at, by), payload in zip(
+            found, payloads, strict=True
         )
-        for position, stream_id, version, event_type, schema, payload, at, by in found
     ]
+
+
+def _parsed(payloads: list[Any]) -> list[Any]:
+    """The rows' payloads parsed from their JSON text, by one call of the parser for the whole page: each
+    text is one JSON value (as the database gives it back), so the texts joined by commas in brackets
+    are an array of exactly those values. A call per row cost about as much again as the parse itself.
+    Anything else (a payload already parsed, or texts that do not make as many values) is parsed one
+    by one, which raises on a text that is not JSON."""
+    if payloads and all(type(p) is str for p in payloads):
+        try:
+            together = json.loads("[" + ",".join(payloads) + "]")
+        except ValueError:
+            together = None
+        if isinstance(together, list) and len(together) == len(payloads):
+            return together
+    return [json.loads(p) if isinstance(p, str) else p for p in payloads]
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

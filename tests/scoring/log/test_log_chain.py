@@ -4,6 +4,7 @@ the first event that does not match; the printed sheet shows the hashes a paper 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from importlib import import_module
@@ -297,3 +298,45 @@ def test_random_logs_verify_and_any_single_change_is_found(
 
     found = chain.verify(store.chained_rows())
     assert found.broken is not None and found.broken.position == target
+
+
+def _plain_digest(*fields: Any) -> bytes:
+    """The digest's definition written out once more, plainly (the reference for the fast path)."""
+    text = json.dumps(
+        [chain.FORMAT, *fields[:-1], chain._normal(fields[-1])],
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        allow_nan=False,
+    )
+    return hashlib.sha256(text.encode()).digest()
+
+
+_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from([2.0, -0.0, 1e16, 1.5e16, 1e22, 0.5, "v1.0", "e+", "1e+16"])
+    | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(payload=st.dictionaries(st.text(max_size=5), _values, max_size=4), key=st.none() | st.text(max_size=4))
+def test_the_digest_is_its_definition_and_an_exact_text_is_the_payload(payload: Any, key: str | None) -> None:
+    fields = ("s-1", 3, "MoveRecorded", 2, 1764152000123456, "anna", key, 5, payload)
+    assert chain.digest(*fields) == _plain_digest(*fields)
+
+    text, exact = chain.canonical(payload)
+    assert text == json.dumps(
+        chain._normal(payload), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
+    if exact:  # stored as it is: the same values, floats still floats
+        assert repr(json.loads(text)) == repr(json.loads(json.dumps(payload, sort_keys=True)))

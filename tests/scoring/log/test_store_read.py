@@ -1,4 +1,8 @@
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.log import store
 from scoring.log.events import HandClosed, HandStarted, MoveRecorded, MoveUndone, RulingRecorded, decode
@@ -110,3 +114,35 @@ def test_streams_read_compact_are_the_decoded_streams_as_stored() -> None:
         [1, "MoveRecorded", 1, {"seat": 2, "card": "7C"}, ""],
         [2, "MoveRecorded", 2, {"verdicts": []}, ""],
     ]
+
+
+# ---- a page's payloads parsed together (issue 29) ---------------------------------------------------
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=st.lists(_json, max_size=8), spaced=st.booleans())
+def test_a_page_of_payloads_parses_as_each_one_alone(values: list[object], spaced: bool) -> None:
+    texts = [json.dumps(v, indent=1 if spaced else None, ensure_ascii=spaced) for v in values]
+
+    assert store._parsed(texts) == [json.loads(t) for t in texts]
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [["1,2"], ["1,2", ""], ["[1", "2]"], ['"a', 'b"'], ["1]", "[2"], ["{}", "nope"], ["{}", ""]],
+)
+def test_texts_that_are_not_one_json_value_each_fail_as_they_would_alone(texts: list[str]) -> None:
+    with pytest.raises(ValueError):
+        [json.loads(t) for t in texts]
+    with pytest.raises(ValueError):
+        store._parsed(texts)
+
+
+def test_payloads_already_parsed_are_left_as_they_are() -> None:
+    assert store._parsed([{"a": 1}, '{"b": 2}']) == [{"a": 1}, {"b": 2}]
+    assert store._parsed([]) == []
