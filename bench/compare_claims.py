@@ -20,18 +20,11 @@ from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench_claims import GAMES  # noqa: E402  (the games and seat counts bench_claims.py times)
+
 from scoring.rules import claims as new  # noqa: E402
 from scoring.rules import get_game  # noqa: E402
 from scoring.rules.claims import random_claim, random_position  # noqa: E402
-
-GAMES = {
-    "tressette4": ("tressette", 4),
-    "tressette3": ("tressette", 3),
-    "barbu": ("barbu", 4),
-    "hombre_it": ("hombre_it", 3),
-    "lhombre": ("lhombre", 3),
-    "tarocchi": ("tarocchi", 3),
-}
 
 
 def load(path: str) -> ModuleType:
