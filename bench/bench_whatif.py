@@ -3,13 +3,16 @@ other options, and a league re-ranked under another precedence and re-scored und
 beside the league's rebuild.
 
 The matches are random legal play, imported into the database as a club imports a record file, and
-timed as the API and the compare page ask (the stored results beside the what-if side), twice: "cold",
-with no fold of the match kept in the process (every hand folded from the log), and "kept", after one
-what-if of the match under its own options (the hands' kept folds scored again where the options differ
-only in score-only ones; folded again otherwise). Also as they asked before issue 28's speed work (the
-match exported, parsed, folded twice) and as ``manage.py rescore`` does with the file. The league is
-bench_standings.py's (one recorded round of Tarocchi copied round after round). All of it on a
-throwaway database next to the one DATABASE_URL names (use PostgreSQL: the targets are for it):
+timed as the API and the compare page ask (the stored results beside the what-if side), three times:
+"cold", with no fold of the match kept in the process (the first what-if of the match in a worker: the
+folds the service kept with the finished hands, HandFinal, serve where the options allow); "none kept",
+with those set aside too (every hand folded from the log, as for a hand no fold was kept with); and
+"kept", after one what-if of the match under its own options in the process (the hands' kept folds
+scored again where the options differ only in score-only ones; folded again otherwise). Also as they
+asked before issue 28's speed work (the match exported, parsed, folded twice) and as ``manage.py
+rescore`` does with the file. The league is bench_standings.py's (one recorded round of Tarocchi copied
+round after round). All of it on a throwaway database next to the one DATABASE_URL names (use
+PostgreSQL: the targets are for it):
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_whatif.py
 
@@ -46,6 +49,7 @@ from scoring.hands import foldcache, whatif  # noqa: E402
 from scoring.hands.fold import MoveEntry  # noqa: E402
 from scoring.hands.records import export_match  # noqa: E402
 from scoring.hands.whatif import rescore  # noqa: E402
+from scoring.models import HandFinal  # noqa: E402
 from scoring.rules import get_game  # noqa: E402
 from segnapunti.celery import app as celery_app  # noqa: E402
 from tournaments import projections  # noqa: E402
@@ -135,9 +139,9 @@ def matches(repeat: int) -> None:
     page do (selectors.match_rescore: the hands read from the log, the stored results beside one fold);
     as they did before (the match exported to a record, the record parsed and checked, folded twice);
     and as ``manage.py rescore`` does with the record file (parsed and checked, folded twice)."""
-    columns = "".join(f" {c:>24}" for c in ("cold ms", "kept ms", "before ms", "file ms"))
+    columns = "".join(f" {c:>24}" for c in ("cold ms", "none kept ms", "kept ms", "before ms", "file ms"))
     print(f"{'match re-scored':<60} {'hands':>5} {'moves':>6}{columns}")
-    print(f"{'':<60} {'':>5} {'':>6}" + f" {'median':>8}{'max':>8}{'cpu':>8}" * 4)
+    print(f"{'':<60} {'':>5} {'':>6}" + f" {'median':>8}{'max':>8}{'cpu':>8}" * 5)
     rng = random.Random(1)
     club = Club.objects.create(name="What-if bench club")
     for name, (seats, hands, recorded, variants) in MATCHES.items():
@@ -150,6 +154,7 @@ def matches(repeat: int) -> None:
         for options in variants:
             run = partial(selectors.match_rescore, match, options)
             cold = timed(run, repeat, setup=_forget)
+            folded = _unkept(match, partial(timed, run, repeat, setup=_forget))
             kept = timed(run, repeat, setup=partial(_kept, match))
             before = timed(partial(gc_paused()(_before), match, options), repeat)
             filed = timed(partial(gc_paused()(rescore), record, options), repeat)
@@ -158,7 +163,8 @@ def matches(repeat: int) -> None:
             shown = f"{name} {json.dumps(options)}" + (" play" if play else "")
             if refused:
                 shown += f" (refused: hand {refused['hand']})"
-            cells = "".join(f" {t[0]:>8.1f}{t[1]:>8.1f}{t[2]:>8.1f}" for t in (cold, kept, before, filed))
+            timings = (cold, folded, kept, before, filed)
+            cells = "".join(f" {t[0]:>8.1f}{t[1]:>8.1f}{t[2]:>8.1f}" for t in timings)
             print(f"{shown:<60} {played:>5} {moves:>6}{cells}")
 
 
@@ -166,6 +172,17 @@ def _forget() -> None:
     """No fold of any hand kept in this process: neither a what-if's nor the recording's."""
     whatif.forget()
     foldcache.clear()
+
+
+def _unkept(match: Any, timing: Callable[[], tuple[float, float, float]]) -> tuple[float, float, float]:
+    """`timing` with the folds the service keeps with the match's finished hands (HandFinal) set aside:
+    every hand folded from the log, as when none was kept (put back after)."""
+    rows = list(HandFinal.objects.filter(hand__match=match))
+    HandFinal.objects.filter(hand__match=match).delete()
+    try:
+        return timing()
+    finally:
+        HandFinal.objects.bulk_create(rows)
 
 
 def _kept(match: Any) -> None:

@@ -178,3 +178,17 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} hand {self.number}"
+
+
+class HandFinal(models.Model):
+    """A finished hand's last fold, sealed (:func:`scoring.hands.whatif.seal`): what scoring it again under
+    other options needs, kept so that any worker's first what-if of the match need not fold the hand from
+    the log. A cache, never a record: it names the stream version and the engine it was folded at, and a
+    blob that does not match the hand's row, this engine or this service's key is ignored (the hand is
+    folded from the log). Written with the append that ends the hand, and at an import."""
+
+    hand = models.OneToOneField(Hand, on_delete=models.CASCADE, primary_key=True, related_name="final")
+    blob = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"{self.hand} (its fold, kept)"

@@ -13,6 +13,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Max, Q, QuerySet
 from django.http import Http404
@@ -591,15 +592,17 @@ def match_rescore(match: Match, options: Mapping[str, Any]) -> dict[str, Any]:
             "result__outcome",
             "result__outcome_text",
             "result__scores",
+            "final__blob",
         )
     )
     seats = list(match.seats.values_list("name", flat=True))
-    finals = [_kept_final(stream_id, version) for stream_id, _, version, *_ in hands]
+    key = hand_final_key()
+    finals = [_kept_final(h[0], h[2], h[-1], key) for h in hands]
     streams = _LazyStreams([h[0] for h in hands])
     # The stored results' parts the answer shows (not their details, which can be long), as
     # whatif.hand_row shows a folded hand's.
     rows = []
-    for _, _, _, status, outcome, text, scores in hands:
+    for _, _, _, status, outcome, text, scores, _ in hands:
         over = status == Hand.Status.OVER and scores is not None
         rows.append(
             {
@@ -625,14 +628,25 @@ def match_rescore(match: Match, options: Mapping[str, Any]) -> dict[str, Any]:
     return report
 
 
-def _kept_final(stream_id: str, version: int) -> whatif.Final | None:
-    """A hand's fold at `version` kept by a what-if, or else by the recording (the match's own options)."""
+def _kept_final(
+    stream_id: str, version: int, sealed: bytes | memoryview | None, key: bytes
+) -> whatif.Final | None:
+    """A hand's fold at `version` kept by a what-if, or else by the recording (the match's own options)
+    in this process, or else with the hand (`sealed`, :class:`~scoring.models.HandFinal`)."""
     final = whatif.kept(stream_id, version)
     if final is None:
         found = foldcache.get(stream_id)
         if found is not None and found[0] == version:
             final = whatif.Final.of(found[1])
+        else:
+            final = whatif.unseal(sealed, version, key)
     return final
+
+
+def hand_final_key() -> bytes:
+    """The key a finished hand's kept fold is sealed under (:func:`whatif.seal`): derived from the
+    service's SECRET_KEY, for this use only."""
+    return hashlib.sha256(b"segnapunti.hand-final:" + settings.SECRET_KEY.encode()).digest()
 
 
 class _LazyStreams:

@@ -30,7 +30,7 @@ from common.batch import gc_paused
 from common.errors import ConcurrencyConflict, Conflict, Forbidden, ServiceError
 from common.rows import instances
 from scoring import permissions, signals
-from scoring.hands import foldcache
+from scoring.hands import foldcache, whatif
 from scoring.hands.fold import (
     Entry,
     HandView,
@@ -66,11 +66,18 @@ from scoring.log.events import (
     hand_stream_id,
     match_stream_id,
 )
-from scoring.models import Hand, Match, MatchSeat
+from scoring.models import Hand, HandFinal, Match, MatchSeat
 from scoring.rules import HandResult, ImpossibleMove, MalformedMove, RulesError, get_game
 from scoring.rules.core import Verdict
 from scoring.rules.moves import move_from_dict, move_to_dict
-from scoring.selectors import hand_entries, hand_setup, hand_view_at, match_results, match_sheet
+from scoring.selectors import (
+    hand_entries,
+    hand_final_key,
+    hand_setup,
+    hand_view_at,
+    match_results,
+    match_sheet,
+)
 from scoring.selectors import sheet_of as _sheet
 
 User = AbstractBaseUser | AnonymousUser
@@ -781,6 +788,17 @@ def _sheet_update(match: Match, sheet: dict[str, Any]) -> store.Alongside:
     return store.Alongside(sql, [json.dumps(sheet), match.status, match.pk], first=True)
 
 
+def _final_update(hand_id: int, blob: bytes) -> store.Alongside:
+    """A finished hand's sealed fold, kept with it (:class:`~scoring.models.HandFinal`), written with the
+    append, ahead of it: a what-if in any process then scores the hand again without folding it."""
+    table = HandFinal._meta.db_table
+    sql = (
+        f"INSERT INTO {table} (hand_id, blob) VALUES (%s, %s)"
+        " ON CONFLICT (hand_id) DO UPDATE SET blob = EXCLUDED.blob"
+    )
+    return store.Alongside(sql, [hand_id, blob], first=True)
+
+
 def _refuse_if_later_hand(hand: Hand, code: str, message: str) -> None:
     if Hand.objects.filter(match_id=hand.match_id, number__gt=hand.number).exists():
         raise ImpossibleMove(code, message, field="type")
@@ -816,6 +834,9 @@ def _write(
     alongside = _hand_update(hand)
     if sheet is not None:
         alongside.append(_sheet_update(match, sheet))
+    if view.over:
+        sealed = whatif.seal(whatif.Final.of(view), hand.version, hand_final_key())
+        alongside.append(_final_update(hand.pk, sealed))
     stream_id, version = hand.stream_id, hand.version
     transaction.on_commit(lambda: foldcache.put(stream_id, version, view))
     appended = store.append(
@@ -933,6 +954,14 @@ def match_import(
         for row, done in zip(rows, appended[1:], strict=True):
             row.version, row.position, row.updated_at = done.to_version, done.positions[-1], done.recorded_at
         Hand.objects.bulk_update(rows, ["version", "position", "updated_at"])
+        # Each finished hand's fold kept with it, as the log folds it: a hand with rulings is left to be
+        # folded from the log (its rulings there carry the log's positions and the director's name).
+        key = hand_final_key()
+        HandFinal.objects.bulk_create(
+            HandFinal(hand=row, blob=whatif.seal(whatif.Final.of(view), row.version, key))
+            for row, (_, _, view, _) in zip(rows, hands, strict=True)
+            if view.over and not view.rulings
+        )
         if sheet["finished"]:
             match_id = match.pk
             transaction.on_commit(lambda: signals.match_changed.send(sender=Match, match_id=match_id))

@@ -37,7 +37,10 @@ and random other options, and holds each game's declarations to the states the f
 
 The folds are kept in this process (:func:`kept`, :func:`keep`: the last state of each hand, by stream
 and version, least recently used out), so a second what-if of the same match under score-only options is
-quick; the first one folds every hand.
+quick. A finished hand's fold is also kept with the hand by the service, sealed (:func:`seal`,
+:func:`unseal`: the service's key, this engine's fingerprint and the stream version it is of), so that
+the first what-if in any process need not fold it either; a sealed fold that does not match is ignored
+and the hand folded from the log.
 
 Errors: options that are not options of the game raise :class:`RecordError` (``malformed``, field
 ``options.<name>``), since there is nothing to compare then; so does a record that is malformed or
@@ -46,8 +49,13 @@ impossible as recorded.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import pickle
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from scoring.hands.fold import Entry, HandView, RulingEntry, Setup, result_of
@@ -132,6 +140,50 @@ def keep(stream_id: str, version: int, final: Final) -> None:
 
 def forget() -> None:
     _kept.clear()
+
+
+# ---- a hand's fold, sealed to be kept with the hand -------------------------------------------------
+# A sealed fold: an HMAC-SHA256 of the rest under the service's key, then the engine's fingerprint (16
+# bytes), the stream version it is of (8 bytes), and the pickled Final. Unpickled only when all three
+# match: a blob this service did not write is never unpickled, and a deploy that changes the engine, the
+# fold or this module (whose classes the pickle names) folds the hands again.
+_MAC = 32
+_HEAD = _MAC + 16 + 8
+_FINGERPRINT: bytes | None = None
+
+
+def engine_fingerprint() -> bytes:
+    """16 bytes that change whenever the code a sealed fold depends on changes: the engine's modules, the
+    fold's and this one's source, and the interpreter's version (pickle's classes and protocol)."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        digest = hashlib.sha256(repr(sys.version_info[:2]).encode())
+        hands = Path(__file__).resolve().parent
+        for path in [*sorted((hands.parent / "rules").rglob("*.py")), *sorted(hands.glob("*.py"))]:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        _FINGERPRINT = digest.digest()[:16]
+    return _FINGERPRINT
+
+
+def seal(final: Final, version: int, key: bytes) -> bytes:
+    """The hand's fold at stream `version`, to be kept with the hand (:func:`unseal` reads it)."""
+    body = engine_fingerprint() + version.to_bytes(8, "big") + pickle.dumps(final, pickle.HIGHEST_PROTOCOL)
+    return hmac.new(key, body, hashlib.sha256).digest() + body
+
+
+def unseal(blob: bytes | memoryview | None, version: int, key: bytes) -> Final | None:
+    """The fold :func:`seal` kept, if `blob` is one, of stream `version`, by this engine, under `key`;
+    None otherwise (the hand is then folded from the log)."""
+    if blob is None or len(blob) <= _HEAD:
+        return None
+    blob = bytes(blob)
+    body = blob[_MAC:]
+    if body[:16] != engine_fingerprint() or int.from_bytes(body[16:24], "big") != version:
+        return None
+    if not hmac.compare_digest(blob[:_MAC], hmac.new(key, body, hashlib.sha256).digest()):
+        return None
+    final = pickle.loads(body[24:])  # written by this service under its key (checked above)
+    return final if isinstance(final, Final) else None
 
 
 @dataclass(frozen=True)

@@ -588,6 +588,11 @@ class Tressette(Game[TressetteState]):
             return frozenset({"deals_to_win"})
         return frozenset({"rounding", "team_rounding", "deals_to_win"})
 
+    def unread_options(self, state: TressetteState) -> frozenset[str]:
+        """The buongioco window, in a hand where nobody declared: it decides only which declarations
+        are offered and whether one counts, and a card is played the same under any window."""
+        return frozenset() if state.declarations else frozenset({"declaration_window"})
+
     def play_context(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> Mapping[str, Any]:
         """The sides' totals, read by a call of "fuori" only."""
         return context if self._fuori_allowed(options) else {}
