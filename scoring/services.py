@@ -799,6 +799,24 @@ def _final_update(hand_id: int, blob: bytes) -> store.Alongside:
     return store.Alongside(sql, [hand_id, blob], first=True)
 
 
+def hand_folds_keep() -> int:
+    """Keep with each finished hand whose kept fold (:class:`HandFinal`) is missing or no longer serves
+    (another stream version, engine or key: after an upgrade of the engine, every one) its fold from the
+    log. Returns how many were written. Run by ``manage.py keep_hand_folds``; a what-if is right without
+    it, only slower for the hands it would have kept."""
+    key = hand_final_key()
+    written = 0
+    finished = Hand.objects.filter(status=Hand.Status.OVER).select_related("match", "final").order_by("pk")
+    for hand in finished.iterator(chunk_size=500):
+        kept = getattr(hand, "final", None)
+        if kept is not None and whatif.unseal(kept.blob, hand.version, key) is not None:
+            continue
+        sealed = whatif.seal(whatif.Final.of(hand_view_at(hand)), hand.version, key)
+        HandFinal.objects.update_or_create(hand=hand, defaults={"blob": sealed})
+        written += 1
+    return written
+
+
 def _refuse_if_later_hand(hand: Hand, code: str, message: str) -> None:
     if Hand.objects.filter(match_id=hand.match_id, number__gt=hand.number).exists():
         raise ImpossibleMove(code, message, field="type")

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 
 from scoring import selectors, services
 from scoring.hands import foldcache, whatif
@@ -175,3 +177,26 @@ def test_a_kept_fold_that_does_not_match_is_never_read(
     other = random_options(name, random.Random(9))
     _cold()
     assert selectors.match_rescore(match, other) == rescore(record, other)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", game_names())
+def test_the_command_keeps_the_folds_missing_or_stale(
+    people: People, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An imported hand with a ruling has no kept fold: the command keeps its fold from the log; run again,
+    # it writes nothing; once the engine's fingerprint changes, it writes every finished hand's again.
+    match = stored_match(people, name, 4)
+    finished = list(match.hands.filter(status=Hand.Status.OVER).order_by("number"))
+    first = finished[0]
+    assert first.number == 1 and _sealed(first) is None
+    out = StringIO()
+    call_command("keep_hand_folds", stdout=out)
+    assert out.getvalue().strip() == "1 hand folds kept"
+    for hand in finished:
+        kept = _sealed(hand)
+        assert kept is not None and kept == _from_the_log(hand)
+    assert services.hand_folds_keep() == 0
+    monkeypatch.setattr(whatif, "_FINGERPRINT", bytes(16))
+    assert services.hand_folds_keep() == len(finished)
+    assert all(_sealed(hand) is not None for hand in finished)
