@@ -4,7 +4,6 @@ to its rebuild from the log, and ignored whenever it does not match (another ver
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from io import StringIO
 
 import pytest
@@ -116,7 +115,7 @@ def test_a_fold_kept_at_another_version_serves_no_more(people: People, name: str
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("name", game_names())
 def test_a_first_what_if_in_a_process_reads_no_stream_when_the_folds_are_kept_with_the_hands(
-    people: People, name: str, monkeypatch: pytest.MonkeyPatch
+    people: People, name: str, stream_reads: list[int]
 ) -> None:
     # Nothing kept in this process: the kept folds serve a score-only what-if and no stream is read;
     # without them (deleted), every stream is read; the answers are the same, and the record file's.
@@ -127,14 +126,7 @@ def test_a_first_what_if_in_a_process_reads_no_stream_when_the_folds_are_kept_wi
     match = services.match_import(club=people.club, record=record, actor=people.director)
     values = get_game(name).ruleset.validate(match.options)
     options = score_only_values(name, values, random.Random(5))
-    reads: list[int] = []
-    real = store.read_streams_compact
-
-    def counted(stream_ids: Sequence[str]) -> dict[str, list[store.CompactRow]]:
-        reads.append(len(stream_ids))
-        return real(stream_ids)
-
-    monkeypatch.setattr(store, "read_streams_compact", counted)
+    reads = stream_reads
     record = selectors.match_export(match)
     expected = rescore(record, options)
     assert not match.hands.exclude(status=Hand.Status.OVER).exists()  # a record's hands are over

@@ -281,7 +281,7 @@ def test_a_compact_move_row_is_made_as_move_from_dict_makes_it(move: Any) -> Non
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("name", game_names())
 def test_score_only_what_ifs_score_the_kept_folds_again_without_reading_the_log(
-    people: People, name: str, monkeypatch: pytest.MonkeyPatch
+    people: People, name: str, stream_reads: list[int]
 ) -> None:
     # Outside a transaction the what-if keeps each hand's fold (by stream and version); a second what-if
     # that changes only score-only options scores those again and reads no stream, and gives what the
@@ -295,14 +295,7 @@ def test_score_only_what_ifs_score_the_kept_folds_again_without_reading_the_log(
     values = game.ruleset.validate(match.options)
     rng = random.Random(7)
     first, second = score_only_values(name, values, rng), score_only_values(name, values, rng)
-    reads: list[int] = []
-    real = store.read_streams_compact
-
-    def counted(stream_ids: Sequence[str]) -> dict[str, list[store.CompactRow]]:
-        reads.append(len(stream_ids))
-        return real(stream_ids)
-
-    monkeypatch.setattr(store, "read_streams_compact", counted)
+    reads = stream_reads
     record = selectors.match_export(match)
 
     assert selectors.match_rescore(match, first) == rescore(record, first)
