@@ -7,9 +7,16 @@ long the store's ordering lock was held, sampled from pg_locks during the load, 
 processor time went per move (gunicorn, nginx, PostgreSQL's backends, this script's clients), read from
 /proc before and after each load.
 
+By default the tables run a closed loop (each posts its next move as soon as the last is answered), which
+measures the most the server can record: the tables' latency is then set by the queue they make
+(Little's law: N tables at X moves/s wait N / X seconds a move on average, whatever the server). With
+``--rate R`` they run an open loop instead: R moves a second offered in all, each table's moves arriving
+at random (Poisson) times, and a move's latency counted from when it was due; this measures the latency a
+given load meets.
+
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_http.py \\
         [--tables 4,32] [--seconds 20] [--workers 2] [--threads 4] [--gunicorn-args "--worker-class sync"] \\
-        [--sample-every 10]
+        [--sample-every 10] [--rate 120]
 
 --workers and --threads go to make serve as WEB_CONCURRENCY and WEB_THREADS, --gunicorn-args as
 GUNICORN_CMD_ARGS: the way the README sizes production. It creates a throwaway database next to the one
@@ -85,22 +92,42 @@ class Client:
 class Table(threading.Thread):
     """A scorer at one table: plays the hand on the engine here and posts every move."""
 
-    def __init__(self, port: int, token: str, match_id: int, seed: int, until: float) -> None:
+    def __init__(
+        self, port: int, token: str, match_id: int, seed: int, until: float, every: float = 0.0
+    ) -> None:
         super().__init__(daemon=True)
         self.port, self.token, self.match_id, self.until = port, token, match_id, until
+        self.every = every  # open loop: the mean seconds between two moves of this table (0: closed loop)
         self.rng = random.Random(seed)
+        self.pacing = random.Random(seed + 1_000_003)  # the arrivals, apart from the moves chosen
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.game = get_game(GAME)
         self.client = Client(port, token)
 
+    def due(self, last: float) -> float:
+        """When this table sends its next move. Closed loop: at once. Open loop: after an exponential
+        wait (a Poisson stream of moves, as independent tables make), counted from when the last move
+        was due, not from when its answer came: a slow answer does not slow the arrivals, and the wait
+        for a late move counts in its latency (no coordinated omission)."""
+        if not self.every:
+            return time.perf_counter()
+        due = last + self.pacing.expovariate(1 / self.every)
+        pause = due - time.perf_counter()
+        if pause > 0:
+            time.sleep(pause)
+        return due
+
     def run(self) -> None:
         number, version, dealer = 1, 1, 0
+        started = time.perf_counter() - (self.pacing.random() * self.every)  # tables out of step
         while time.monotonic() < self.until:
             state = self.game.initial_state({}, seats=4, dealer=dealer)
             move: Move = self.game.random_deal(state, self.rng)
             while True:
-                started = time.perf_counter()
+                started = self.due(started)
+                if time.monotonic() >= self.until:
+                    return
                 status, body = self.client.post(
                     f"/api/matches/{self.match_id}/hands/{number}/moves/",
                     {"move": move_to_dict(move), "expected_version": version},
@@ -199,6 +226,7 @@ def run_load(
     db_url: str,
     session: int = 0,
     sample_every: float = 0.01,
+    rate: float = 0.0,
 ) -> str:
     matches = [
         match_create(club=club, game=GAME, seats=players[i % 3 : i % 3 + 4], options={"target": 1000})
@@ -206,7 +234,8 @@ def run_load(
     ]
     connections.close_all()
     until = time.monotonic() + seconds
-    workers = [Table(port, token, m.pk, seed=i, until=until) for i, m in enumerate(matches)]
+    every = tables / rate if rate else 0.0
+    workers = [Table(port, token, m.pk, seed=i, until=until, every=every) for i, m in enumerate(matches)]
     sampler = LockSampler(db_url, interval=sample_every)
     sampler.start()
     sampler.ready.wait(timeout=10)
@@ -272,6 +301,13 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=0, help="WEB_THREADS (default: make serve's)")
     parser.add_argument("--gunicorn-args", default="", help="GUNICORN_CMD_ARGS, e.g. '--worker-class sync'")
     parser.add_argument("--sample-every", type=float, default=10.0, help="ms between two looks at pg_locks")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="open loop: moves per second offered in all, spread over the tables as Poisson arrivals"
+        " (default 0: closed loop, each table posting its next move as soon as the last is answered)",
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         print("note: the targets are for PostgreSQL; this runs on", connection.vendor)
@@ -296,7 +332,8 @@ def main() -> None:
             proxy = "nginx in front" if "nginx is not installed" not in said else "NO nginx (not installed)"
             sizing = " ".join(f"{name}={value}" for name, value in extra.items()) or "its defaults"
             print(f"make serve ({proxy}; gunicorn worker {kind}; {sizing}), {connection.vendor}")
-            print(f"{GAME}, {args.seconds:g} s a load; load average before: {load_average()}")
+            loop = f"open loop, {args.rate:g} moves/s offered" if args.rate else "closed loop"
+            print(f"{GAME}, {args.seconds:g} s a load, {loop}; load average before: {load_average()}")
             print(
                 f"{'tables':>6} {'moves':>8} {'moves/s':>10} {'median ms':>10} {'p99 ms':>10}"
                 f" {'lock held':>10} {'ms/move':>10} {'2+ in row':>9} {'samples':>8}"
@@ -304,7 +341,9 @@ def main() -> None:
             db_url = database_url(connection.settings_dict)
             every = args.sample_every / 1000
             for tables in (int(t) for t in args.tables.split(",")):
-                line = run_load(port, token, club, players, tables, args.seconds, db_url, session, every)
+                line = run_load(
+                    port, token, club, players, tables, args.seconds, db_url, session, every, args.rate
+                )
                 print(line, flush=True)
             print(f"load average after: {load_average()}")
     finally:
