@@ -119,18 +119,7 @@ def entries_of_rows(
                 entries.append(entry)
             continue
         version, data, by = row
-        # A card played, as move_from_dict makes it (its first test), from those made already.
-        move: Move | None
-        if type(data) is dict and len(data) == 3 and data.get("type") == "play":
-            seat, card = data.get("seat"), data.get("card")
-            if type(seat) is int and type(card) is str:
-                move = plays.get((seat, card))
-                if move is None:
-                    move = plays[seat, card] = PlayCard(seat=seat, card=card)
-            else:
-                move = move_from_dict(data)
-        else:
-            move = move_from_dict(data)
+        move = move_from_dict(data, plays)
         # MoveEntry(version, move, by), its fields set directly: the frozen dataclass's __init__ sets
         # them one object.__setattr__ at a time, and a match has a move per card.
         made = _new(MoveEntry)

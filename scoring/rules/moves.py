@@ -191,15 +191,22 @@ def _fields_of(cls: type[Move]) -> dict[str, Field[Any]]:
     return found
 
 
-def move_from_dict(data: Mapping[str, Any]) -> Move:
-    """Parse the dict form; raise MalformedMove naming the field that is wrong."""
+def move_from_dict(data: Mapping[str, Any], plays: dict[tuple[int, str], PlayCard] | None = None) -> Move:
+    """Parse the dict form; raise MalformedMove naming the field that is wrong. ``plays``, when given,
+    keeps the cards played already made, by seat and card, and a card played is taken from it (a move is
+    immutable, and a match's log plays each card of each seat many times)."""
     # type() first: a dict is what every caller passes, and an ABC check costs far more than this one.
     if type(data) is not dict and not isinstance(data, Mapping):
         raise MalformedMove("move.malformed", _("a move must be an object"), field="move")
     if len(data) == 3 and data.get("type") == "play":  # most moves of every log: a card played
         seat, card = data.get("seat"), data.get("card")
         if type(seat) is int and type(card) is str:
-            return PlayCard(seat=seat, card=card)
+            if plays is None:
+                return PlayCard(seat=seat, card=card)
+            made = plays.get((seat, card))
+            if made is None:
+                made = plays[seat, card] = PlayCard(seat=seat, card=card)
+            return made
     kind = data.get("type")
     cls = MOVE_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
