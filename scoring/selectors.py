@@ -55,7 +55,7 @@ from scoring.rules import HandResult, ImpossibleMove, RulesError, Text, game_nam
 from scoring.rules.claim_ruling import settlement
 from scoring.rules.claims import DEFAULT_BUDGET, adjudicate, question, result_value
 from scoring.rules.core import Score, jsonable, score_str
-from scoring.rules.moves import Claim, ClaimResponse, Move, PlayCard, move_from_dict, move_to_dict
+from scoring.rules.moves import Claim, ClaimResponse, PlayCard, move_from_dict, move_to_dict
 
 
 def _started(events: Sequence[store.RecordedEvent]) -> HandStarted:
