@@ -1,8 +1,10 @@
 """Compare the claim solver with an earlier version of itself on the same positions (issue 26).
 
 Both versions are loaded in one process and run one after the other on each position, so that the load of
-a shared machine falls on both alike. The answers (verdict, ``best``, ``careless``) must be identical; the
-script prints, per game and number of tricks left, the nodes and the CPU seconds of the whole set:
+a shared machine falls on both alike. The answers must be identical (verdict, ``best``, ``careless``, the
+bounds, the line and what it gives: all but the nodes and the time), and the new line, replayed through the
+engine, must give what the new answer says it gives. The script prints, per game and number of tricks left,
+the nodes and the CPU seconds of the whole set:
 
     .venv/bin/python bench/compare_claims.py OLD.py [COUNT] [--tricks 5,7] [--games ...] [--seed 7]
 
@@ -24,7 +26,13 @@ from bench_claims import GAMES  # noqa: E402  (the games and seat counts bench_c
 
 from scoring.rules import claims as new  # noqa: E402
 from scoring.rules import get_game  # noqa: E402
-from scoring.rules.claims import random_claim, random_position  # noqa: E402
+from scoring.rules.claims import play_line, random_claim, random_position, result_value  # noqa: E402
+
+EFFORT = ("nodes", "elapsed_ms")  # what may differ between two versions giving the same answer
+
+
+def same(a: dict, b: dict) -> bool:
+    return {k: v for k, v in a.items() if k not in EFFORT} == {k: v for k, v in b.items() if k not in EFFORT}
 
 
 def load(path: str) -> ModuleType:
@@ -64,15 +72,22 @@ def main() -> None:
                 state, _moves = found
                 claim = random_claim(game, state, rng)
                 answers = []
+                questions = []
                 for module in (old, new):
                     q = module.question(game, state, claim)
+                    questions.append(q)
                     gc.collect()
                     start = time.process_time()
                     answer = module.solve(q, budget=1e9)
                     spent = time.process_time() - start
                     answers.append((answer, spent))
                 (a, ta), (b, tb) = answers
-                if (a["verdict"], a["best"], a["careless"]) != (b["verdict"], b["best"], b["careless"]):
+                if "line" in b:
+                    end = play_line(game, state, b["line"])
+                    if not end.over or result_value(game, state, end, questions[1]) != b["line_result"]:
+                        print("LINE DOES NOT REPLAY", key, tricks, n, flush=True)
+                        differ += 1
+                if not same(a, b):
                     differ += 1
                     print(
                         "DIFFERENT",
