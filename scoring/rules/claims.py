@@ -68,7 +68,9 @@ class Rules:
     internal unit. ``per_trick`` is what winning any trick is worth, ``trick_bonus`` what winning trick
     ``n`` (1-based) is worth beyond that, ``last_bonus`` the last trick's extra. ``special`` cards are
     never merged with their neighbours (matadors, the Fuggitivo). ``legal`` answers the cards a seat may
-    play; ``after_trick`` updates the rules' own memory (Tarocchi: the suits opened).
+    play; ``after_trick`` updates the rules' own memory (Tarocchi: the suits opened). ``follow_suit``: in a
+    trick, the legal cards are those of the suit led, or any card when the seat has none (the search checks
+    that itself, not asking ``legal``, which still answers for the lead).
     """
 
     cards: tuple[str, ...]
@@ -85,6 +87,7 @@ class Rules:
     after_trick: Callable[[Any, list[tuple[int, int]]], Any] | None = None
     # per_player rounding (Tressette): the gain of a trick depends on residues kept in ``extra``
     gain: Callable[[list[tuple[int, int]], int, int, Any], tuple[int, Any]] | None = None
+    follow_suit: bool = False
 
     def __post_init__(self) -> None:
         n = len(self.cards)
@@ -113,6 +116,8 @@ class Rules:
         )
         # Strength against a lead: trumps above everything, the suit led next, the rest nothing.
         self.fu = next(iter(self.never_wins), -1)
+        if self.follow_suit and self.never_wins:
+            raise AssertionError("the suit led is the first card's: no card that never wins")
 
 
 @dataclass
@@ -146,6 +151,38 @@ class Search:
     ``careless``: every player minimises the side's result (the claimer's side may play any card).
     """
 
+    # Slots: the search reads its attributes at every node, and slots are read faster than a dict's.
+    __slots__ = (
+        "_cashes",
+        "_hint",
+        "_keys",
+        "_lasts",
+        "_lead",
+        "_leads",
+        "_moves",
+        "_ranges",
+        "_suits",
+        "_worths",
+        "above",
+        "after",
+        "below",
+        "by_tricks",
+        "careless",
+        "counter",
+        "deadline",
+        "gains_only",
+        "mine",
+        "on_side",
+        "others",
+        "penal",
+        "pos",
+        "rules",
+        "seats",
+        "side",
+        "table",
+        "teams",
+    )
+
     def __init__(self, pos: Position, *, careless: bool, deadline: float, counter: list[int]) -> None:
         self.pos = pos
         self.rules = pos.rules
@@ -174,11 +211,31 @@ class Search:
             and all(v <= 0 for v in r.trick_bonus.values())
             and r.last_bonus <= 0
         )
+        # Per seat: whether it is on the claimer's side, and who plays after it.
+        self.on_side = tuple(s in pos.side for s in range(pos.seats))
+        self.after = tuple((s + 1) % pos.seats for s in range(pos.seats))
+        # Per leader: the partners and the other team's seats, in seat order (see :meth:`_sure`).
+        self.teams = tuple(
+            (
+                tuple(p for p in range(pos.seats) if p != s and self.on_side[p] == self.on_side[s]),
+                tuple(p for p in range(pos.seats) if self.on_side[p] != self.on_side[s]),
+            )
+            for s in range(pos.seats)
+        )
+        # Where nothing can cost the side (every trick and card worth nothing or more), a trick that alone
+        # reaches a bound decides without the rest being searched; where nothing can gain it (penalties
+        # only), one that alone falls to a bound does.
+        self.gains_only = r.greedy
         self.others = tuple(s for s in range(pos.seats) if s not in pos.side)
         self.mine = tuple(s for s in range(pos.seats) if s in pos.side)
         self._suits: dict[tuple[int, ...], tuple[Any, ...]] = {}
         self._keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-        self._ranges: dict[tuple[int, int, int], tuple[int, int]] = {}
+        self._ranges: dict[tuple[int, int], tuple[int, int]] = {}
+        # Per suit holding cards of some worth: its offset, the mask of those cards, and the memo of their
+        # sums (see :meth:`_range`).
+        self._worths: tuple[tuple[int, int, dict[int, tuple[int, int]]], ...] = tuple(
+            (off, (r.weighted >> off) & full, {}) for _s, off, full in r.spans if (r.weighted >> off) & full
+        )
         self._moves: dict[tuple[Any, ...], list[int]] = {}
         # The lead that decided each position searched (its table key), tried first when it is met again.
         self._leads: dict[tuple[Any, ...], int] = {}
@@ -204,11 +261,19 @@ class Search:
     def _key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
         parts: list[Any] = [leader, memory, extra]
         memo = self._suits
-        for s, off, full in self.rules.spans:
-            local = (s, *[(h >> off) & full for h in hands])
+        spans = self.rules.spans
+        if len(hands) == 4:  # each suit's cards in each hand, spelled out for three and four players
+            h0, h1, h2, h3 = hands
+            locals_: Any = ((s, h0 >> o & f, h1 >> o & f, h2 >> o & f, h3 >> o & f) for s, o, f in spans)
+        elif len(hands) == 3:
+            h0, h1, h2 = hands
+            locals_ = ((s, h0 >> o & f, h1 >> o & f, h2 >> o & f) for s, o, f in spans)
+        else:
+            locals_ = ((s, *[(h >> o) & f for h in hands]) for s, o, f in spans)
+        for local in locals_:
             part = memo.get(local)
             if part is None:
-                part = memo[local] = self._relative(s, local[1:])
+                part = memo[local] = self._relative(local[0], local[1:])
             if part:
                 parts.append(part)
         return tuple(parts)
@@ -235,15 +300,29 @@ class Search:
 
     # -- bounds of the rest, whatever is played
     def _range(self, live: int, trick_no: int, left: int) -> tuple[int, int]:
-        found = self._ranges.get((live, trick_no, left))
-        if found is None:
-            found = self._ranges[(live, trick_no, left)] = self._range_of(live, trick_no, left)
-        return found
-
-    def _range_of(self, live: int, trick_no: int, left: int) -> tuple[int, int]:
+        """The least and the most the rest can be worth: what the tricks can give (memoised by the trick's
+        number and the tricks left) and the worth of the cards left, summed suit by suit (each suit's sums
+        memoised by its cards left, which repeat far more often than the whole)."""
         r = self.rules
         if r.gain is not None:
             return -(10**6), 10**6
+        found = self._ranges.get((trick_no, left))
+        if found is None:
+            found = self._ranges[(trick_no, left)] = self._range_of(0, trick_no, left)
+        lo, hi = found
+        for off, mask, memo in self._worths:
+            part = (live >> off) & mask
+            sums = memo.get(part)
+            if sums is None:
+                sums = memo[part] = self._range_of(part << off, 0, 0, tricks=False)
+            lo += sums[0]
+            hi += sums[1]
+        return lo, hi
+
+    def _range_of(self, live: int, trick_no: int, left: int, *, tricks: bool = True) -> tuple[int, int]:
+        """:meth:`_range` worked out in full: the worth of the cards ``live`` and, with ``tricks``, of the
+        ``left`` tricks from ``trick_no``."""
+        r = self.rules
         lo = hi = 0
         weight = r.weight
         for i in bits(live & r.weighted):
@@ -252,6 +331,8 @@ class Search:
                 hi += w
             else:
                 lo += w
+        if not tricks:
+            return lo, hi
         t = r.per_trick * left
         lo, hi = lo + min(t, 0), hi + max(t, 0)
         for n in range(trick_no, trick_no + left):
@@ -267,21 +348,15 @@ class Search:
         but takes the lead: the cashing stops there. Where the leader's side then wins every trick left, the
         worth is all that is left."""
         r = self.rules
-        seats = self.seats
-        team = self.side if leader in self.side else frozenset(range(seats)) - self.side
+        partner_seats, their_seats = self.teams[leader]
         mine = hands[leader]
         theirs = 0
-        partners: list[int] = []
-        for s in range(seats):
-            if s == leader:
-                continue
-            if s in team:
-                partners.append(hands[s])
-            else:
-                theirs |= hands[s]
+        for s in their_seats:
+            theirs |= hands[s]
+        partners = [hands[s] for s in partner_seats]
         trump = r.trump
         trump_mask = r.suit_mask.get(trump, 0) if trump is not None else 0
-        ruffers = [hands[s] for s in range(seats) if s not in team and hands[s] & trump_mask]
+        ruffers = [hands[s] for s in their_seats if hands[s] & trump_mask] if trump_mask else []
         # A partner void in a suit who holds trumps may have to ruff (and so take the lead).
         partner_may_ruff = bool(trump_mask) and any(h & trump_mask for h in partners)
         memo = self._cashes
@@ -607,7 +682,7 @@ class Search:
         if counter[0] & 255 == 0 and time.perf_counter() > self.deadline:
             raise OutOfTime
         r = self.rules
-        maximise = not self.careless and seat in self.side
+        maximise = not self.careless and self.on_side[seat]
         hand = hands[seat]
         last = len(trick) == self.seats - 1
         best: int | None = None
@@ -634,15 +709,25 @@ class Search:
             if last:
                 winner = now[2] if now[2] >= 0 else trick[0][0]
                 gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
-                new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
-                value = gain + self._trick_v(
-                    hands, winner, trick_no + 1, left - 1, new_memory, new_extra, alpha - gain, beta - gain
-                )
+                if gain >= beta and self.gains_only or gain <= alpha and self.penal:
+                    value = gain  # the rest adds nothing below (or above) it: a bound that decides
+                else:
+                    new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
+                    value = gain + self._trick_v(
+                        hands,
+                        winner,
+                        trick_no + 1,
+                        left - 1,
+                        new_memory,
+                        new_extra,
+                        alpha - gain,
+                        beta - gain,
+                    )
             else:
                 value = self._play_v(
                     hands,
                     trick,
-                    (seat + 1) % self.seats,
+                    self.after[seat],
                     trick_no,
                     left,
                     memory,
@@ -759,15 +844,18 @@ class Search:
             if last:
                 winner = now[2] if now[2] >= 0 else trick[0][0]
                 gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
-                new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
-                value = gain + self._min_trick(
-                    hands, winner, trick_no + 1, left - 1, new_memory, new_extra, cap - gain
-                )
+                if gain >= cap and self.gains_only:
+                    value = gain  # the rest adds nothing below it: at or above the cap
+                else:
+                    new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
+                    value = gain + self._min_trick(
+                        hands, winner, trick_no + 1, left - 1, new_memory, new_extra, cap - gain
+                    )
             else:
                 value = self._min_play(
                     hands,
                     trick,
-                    (seat + 1) % self.seats,
+                    self.after[seat],
                     trick_no,
                     left,
                     memory,
@@ -794,7 +882,7 @@ class Search:
         r = self.rules
         if r.gain is not None:
             return r.gain(trick, winner, left, extra)
-        if winner not in self.side:
+        if not self.on_side[winner]:
             return 0, extra
         gain = r.per_trick + (r.last_bonus if left == 1 else 0)
         if r.trick_bonus:
@@ -818,7 +906,10 @@ class Search:
         of the card winning so far and its seat (both found when not given)."""
         r = self.rules
         hand = hands[seat]
-        legal = r.legal(memory, seat, hand, trick) if r.legal is not None else hand
+        if trick and r.follow_suit:
+            legal = hand & r.suit_mask[r.suit[trick[0][1]] if top is None else top[0]] or hand
+        else:
+            legal = r.legal(memory, seat, hand, trick) if r.legal is not None else hand
         if not legal & (legal - 1):  # one card
             return [legal.bit_length() - 1]
         if live is None:
@@ -828,7 +919,7 @@ class Search:
             for _s, c in trick:
                 live |= 1 << c
         # The cards kept and their order depend only on these: a memo.
-        on_side = seat in self.side
+        on_side = self.on_side[seat]
         gaps = live & ((1 << legal.bit_length()) - (legal & -legal))
         if trick:
             if top is None:
@@ -836,7 +927,7 @@ class Search:
             if top[0] < 0:
                 memo_key: tuple[Any, ...] = (legal, gaps, on_side, -1)
             else:
-                memo_key = (legal, gaps, on_side, top[0], top[1], top[2] in self.side)
+                memo_key = (legal, gaps, on_side, top[0], top[1], self.on_side[top[2]])
         else:
             memo_key = (legal, gaps, on_side)
         found = self._moves.get(memo_key)
@@ -1033,7 +1124,16 @@ def _tressette(game: Any, state: Any, claim: Claim, hands: Sequence[frozenset[st
     rank = tuple(t.ORDER.index(rank_of(c)) for c in cards)
     seed = state.options["rounding"] == "seed"
     if claim.split is None:
-        rules = Rules(cards, suit, rank, (0,) * len(cards), None, per_trick=1, legal=_follow_legal(ref))
+        rules = Rules(
+            cards,
+            suit,
+            rank,
+            (0,) * len(cards),
+            None,
+            per_trick=1,
+            legal=_follow_legal(ref),
+            follow_suit=True,
+        )
         ref.append(rules)
         pos = Position(
             rules, seats, _masks(cards, hands), play.current.leader, frozenset(side), len(play.done) + 1, left
@@ -1057,7 +1157,7 @@ def _tressette(game: Any, state: Any, claim: Claim, hands: Sequence[frozenset[st
             delta = points(u + add, left_now == 1) - points(u, False)
             return delta, (*extra[:k], (u + add) % 3, *extra[k + 1 :])
 
-        rules = Rules(cards, suit, rank, weight, None, legal=_follow_legal(ref), gain=gain)
+        rules = Rules(cards, suit, rank, weight, None, legal=_follow_legal(ref), gain=gain, follow_suit=True)
         ref.append(rules)
         base = sum(points(units[s], False) for s in side)
         pos = Position(
@@ -1072,7 +1172,9 @@ def _tressette(game: Any, state: Any, claim: Claim, hands: Sequence[frozenset[st
         )
         return Question(pos, claimed, claimed - base, "points", lambda v: base + v, _seat(claim), side)
     acc = sum(units[s] for s in side)
-    rules = Rules(cards, suit, rank, weight, None, last_bonus=last, legal=_follow_legal(ref))
+    rules = Rules(
+        cards, suit, rank, weight, None, last_bonus=last, legal=_follow_legal(ref), follow_suit=True
+    )
     ref.append(rules)
     pos = Position(
         rules, seats, _masks(cards, hands), play.current.leader, frozenset(side), len(play.done) + 1, left
@@ -1133,10 +1235,14 @@ def _barbu(game: Any, state: Any, claim: Claim, hands: Sequence[frozenset[str]])
             return forced_bit
         return hand
 
+    # Without these obligations a card in a trick only follows suit (see Rules.follow_suit).
+    follow = not (overtrump or must_trump or forced_bit)
     by_tricks = spec.claim_split == "tricks"
     if by_tricks:
         sign = 1 if spec.per_trick > 0 else -1
-        rules = Rules(cards, suit, rank, (0,) * len(cards), trump_id, per_trick=sign, legal=legal)
+        rules = Rules(
+            cards, suit, rank, (0,) * len(cards), trump_id, per_trick=sign, legal=legal, follow_suit=follow
+        )
         claimed = left if claim.split is None else claim.split[seat]
         unit, need, to_unit = "tricks", sign * claimed, (lambda v: sign * v)
     else:
@@ -1151,6 +1257,7 @@ def _barbu(game: Any, state: Any, claim: Claim, hands: Sequence[frozenset[str]])
             trick_bonus=bonus,
             legal=legal,
             special=frozenset({index[forced]}) if forced in index else frozenset(),
+            follow_suit=follow,
         )
         taken = {c for tr in play.done for c in tr.cards}
         rest = sum(v for c, v in spec.card_penalties.items() if c not in taken) + sum(bonus.values())

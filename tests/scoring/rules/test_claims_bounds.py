@@ -6,6 +6,7 @@ that partners who must overtake, ruffers and cashing every trick all come up."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from hypothesis import given, settings
@@ -302,3 +303,66 @@ def test_a_side_that_could_give_every_trick_away_need_not_when_it_plays_careless
     assert minimax(rules, hands, 0, True, side) == -1
     lo, hi = careless._bounds(list(hands), 0, live, 1, 2)
     assert lo <= -1 <= hi
+
+
+@settings(max_examples=examples(300))
+@given(
+    deal=penalty_deals(),
+    careless=st.booleans(),
+    offsets=st.lists(st.integers(-4, 4), min_size=1, max_size=3),
+    follow=st.booleans(),
+)
+def test_the_zero_window_and_the_capped_searches_give_sound_bounds_against_a_plain_minimax(
+    deal: tuple[Rules, list[int], int, frozenset[int]], careless: bool, offsets: list[int], follow: bool
+) -> None:
+    """A search around ``need`` (fail-soft) gives a lower bound at least ``need`` when the value reaches it,
+    an upper bound below it otherwise; a careless search under a cap gives the value when it is below the
+    cap, a bound at least the cap otherwise. Several searches in turn share one table (what each leaves
+    there, bounds from a trick that decided alone among them, must hold for the next), and the rules
+    sometimes follow suit inline (``follow_suit``) rather than through ``legal``."""
+    rules, hands, leader, side = deal
+    if follow:
+        rules = dataclasses.replace(rules, follow_suit=True)
+    left = hands[0].bit_count()
+    value = minimax(rules, hands, leader, careless, side)
+    search = Search(
+        Position(rules, SEATS, hands, leader, side, 1, left),
+        careless=careless,
+        deadline=float("inf"),
+        counter=[0],
+    )
+    for offset in offsets:
+        need = value + offset
+        bound = search.value(need)
+        if value >= need:
+            assert need <= bound <= value
+        else:
+            assert value <= bound < need
+        if careless:
+            least = search.minimum(need)
+            if value < need:
+                assert least == value
+            else:
+                assert need <= least <= value
+
+
+@settings(max_examples=examples(200))
+@given(
+    deal=penalty_deals(),
+    bonus=st.dictionaries(st.integers(1, 4), st.integers(-5, 5), max_size=3),
+    subsets=st.lists(st.integers(0, 2**12 - 1), min_size=1, max_size=6),
+    start=st.integers(1, 3),
+)
+def test_the_range_summed_suit_by_suit_is_the_range_worked_out_in_full(
+    deal: tuple[Rules, list[int], int, frozenset[int]], bonus: dict[int, int], subsets: list[int], start: int
+) -> None:
+    rules, hands, leader, side = deal
+    rules = dataclasses.replace(rules, trick_bonus=bonus)
+    everything = (1 << len(rules.cards)) - 1
+    search = Search(
+        Position(rules, SEATS, hands, leader, side, 1, 1), careless=False, deadline=0, counter=[0]
+    )
+    for subset in subsets:
+        live = subset & everything
+        left = -(-live.bit_count() // SEATS)
+        assert search._range(live, start, left) == search._range_of(live, start, left)
