@@ -31,7 +31,7 @@ from scoring.rules.claims import play_line, random_claim, random_position, resul
 EFFORT = ("nodes", "elapsed_ms")  # what may differ between two versions giving the same answer
 
 
-def same(a: dict, b: dict) -> bool:
+def same(a: dict[str, object], b: dict[str, object]) -> bool:
     return {k: v for k, v in a.items() if k not in EFFORT} == {k: v for k, v in b.items() if k not in EFFORT}
 
 

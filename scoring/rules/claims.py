@@ -558,8 +558,9 @@ class Search:
                     hi = whole_lo if worth < 0 else whole_hi - worth
         if self.by_tricks:
             # Each bound of the whole, never one already narrowed: the tricks may be the same ones.
-            least = self._forced(hands, self.mine)
-            most = left - self._forced(hands, self.others)
+            # (``mine`` and ``theirs``: the side's cards and the others', found above where only tricks count.)
+            least = self._forced_of(mine, theirs, len(self.mine))
+            most = left - self._forced_of(theirs, mine, len(self.others))
             per = self.rules.per_trick
             if per >= 0:
                 lo, hi = max(lo, whole_lo, per * least), min(hi, per * most)
@@ -606,20 +607,24 @@ class Search:
         and each trump of the others can beat at most one of them: the trumps beaten are at most a matching
         of higher trumps to lower ones. Of several players, the trumps above all the others' win; at most
         one per player a trick."""
-        trumps = self.rules.suit_mask[self.rules.trump]  # type: ignore[index]
         mine = theirs = 0
         for s in range(self.seats):
             if s in group:
                 mine |= hands[s]
             else:
                 theirs |= hands[s]
+        return self._forced_of(mine, theirs, len(group))
+
+    def _forced_of(self, mine: int, theirs: int, players: int) -> int:
+        """:meth:`_forced` from the cards of the group (``players`` of them) and of the others."""
+        trumps = self.rules.suit_mask[self.rules.trump]  # type: ignore[index]
         mine &= trumps
         if not mine:
             return 0
         theirs &= trumps
-        if len(group) > 1:
+        if players > 1:
             masters = (mine >> theirs.bit_length()).bit_count()
-            return -(-masters // len(group))
+            return -(-masters // players)
         if not theirs:
             return mine.bit_count()
         # Both ascending (higher bit, higher trump): the greatest matching of theirs above mine.
