@@ -558,7 +558,7 @@ class Search:
                     hi = whole_lo if worth < 0 else whole_hi - worth
         if self.by_tricks:
             # Each bound of the whole, never one already narrowed: the tricks may be the same ones.
-            # (``mine`` and ``theirs``: the side's cards and the others', found above where only tricks count.)
+            # (``mine``, ``theirs``: the side's cards and the others', found above: only tricks count.)
             least = self._forced_of(mine, theirs, len(self.mine))
             most = left - self._forced_of(theirs, mine, len(self.others))
             per = self.rules.per_trick
