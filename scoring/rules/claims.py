@@ -223,8 +223,7 @@ class Search:
             for s in range(pos.seats)
         )
         # Where nothing can cost the side (every trick and card worth nothing or more), a trick that alone
-        # reaches a bound decides without the rest being searched; where nothing can gain it (penalties
-        # only), one that alone falls to a bound does.
+        # reaches a bound decides without the rest being searched.
         self.gains_only = r.greedy
         self.others = tuple(s for s in range(pos.seats) if s not in pos.side)
         self.mine = tuple(s for s in range(pos.seats) if s in pos.side)
@@ -714,8 +713,8 @@ class Search:
             if last:
                 winner = now[2] if now[2] >= 0 else trick[0][0]
                 gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
-                if gain >= beta and self.gains_only or gain <= alpha and self.penal:
-                    value = gain  # the rest adds nothing below (or above) it: a bound that decides
+                if gain >= beta and self.gains_only:
+                    value = gain  # the rest cannot take the side below it: a bound that decides
                 else:
                     new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
                     value = gain + self._trick_v(
