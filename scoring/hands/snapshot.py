@@ -25,12 +25,33 @@ def _names(cls: type) -> tuple[str, ...]:
     return found
 
 
+_ATOMS = frozenset({str, int, bool, float, type(None)})  # shown as they are (``jsonable`` keeps them)
+# The field names of the dataclasses met so far that are not moves: shown field by field.
+_RECORDS: dict[type, tuple[str, ...]] = {}
+
+
 def plain(value: Any) -> Any:
     """JSON-friendly form of engine values: dataclasses become dicts, moves their dict form."""
+    # The kinds a state is made of, told apart by their exact type first: a state is shown after every
+    # move, and the checks below cost more than the values they turn (issue 29). What they do is what
+    # the checks below would do; tests/scoring/hands/test_snapshot_plain.py holds them to it.
+    cls = type(value)
+    if cls in _ATOMS:
+        return value
+    if cls is tuple or cls is list:
+        return [plain(v) for v in value]
+    names = _RECORDS.get(cls)
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
     if isinstance(value, Move):
         return move_to_dict(value)
     if is_dataclass(value) and not isinstance(value, type):
-        return {name: plain(getattr(value, name)) for name in _names(type(value))}
+        names = _RECORDS[cls] = _names(cls)
+        return {name: plain(getattr(value, name)) for name in names}
+    return _plain_other(value)
+
+
+def _plain_other(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -157,6 +157,15 @@ def move_json_schema() -> dict[str, Any]:
 
 def move_to_dict(move: Move) -> dict[str, Any]:
     """The dict form: ``{"type": "play", "seat": 0, "card": "3S"}``; defaults are left out."""
+    # A card played is most moves of every hand, and a hand's state shows them all after every move:
+    # its form written out, as the loop below makes it (tests/scoring/hands/test_snapshot_plain.py).
+    if type(move) is PlayCard and type(move.card) is str:
+        return {"type": "play", "seat": move.seat, "card": move.card}
+    return move_to_dict_by_fields(move)
+
+
+def move_to_dict_by_fields(move: Move) -> dict[str, Any]:
+    """``move_to_dict`` for any move, field by field."""
     out: dict[str, Any] = {"type": move.kind}
     for name, f in _fields_of(type(move)).items():  # its class's fields, looked up once
         value = getattr(move, name)

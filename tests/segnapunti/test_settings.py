@@ -172,7 +172,7 @@ def test_one_variable_each_switches_to_postgresql_and_a_real_broker() -> None:
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("False ['segnapunti.example'] False")
-    assert "django.db.backends.postgresql" in done.stdout and "db.example" in done.stdout
+    assert "common.postgresql" in done.stdout and "db.example" in done.stdout
 
 
 def test_a_malformed_variable_stops_start_up() -> None:
