@@ -492,7 +492,7 @@ class Search:
                 lo, hi = max(lo, whole_lo, per * least), min(hi, per * most)
             else:
                 lo, hi = max(lo, per * most), min(hi, per * least)
-        if self.duels is not None:
+        if self.duels is not None and left <= _DUEL_TRICKS:
             lo = max(lo, _duel_floor(self, hands, trick_no))
         return lo, hi
 
@@ -1002,6 +1002,11 @@ def trick_winner(r: Rules, trick: Sequence[tuple[int, int]]) -> int:
 # win needs only "same suit" and "void"), so a duel's position is its suits' patterns (C's and P's
 # cards of each suit from low to high, each with what it costs) in any order: sorted, they are the key
 # of a memo shared by every position of a solve.
+
+
+# Duels from this many tricks left or fewer: their cost grows fast beyond (a tenth of a second and more at
+# 11 tricks, where no budget check stops them), and 7 tricks costs a few milliseconds.
+_DUEL_TRICKS = 7
 
 
 def _duels_apply(search: Search) -> bool:
