@@ -1025,12 +1025,14 @@ def _duel_floor(search: Search, hands: Sequence[int], trick_no: int) -> int:
     it can (see the comment above): minus part(Q) + part(R) + full(P), the least over P."""
     r = search.rules
     mine = hands[search.mine[0]]
+    # Where neither C's cards nor the tricks themselves cost anything, "full" scores what "part" does.
+    alike = not (mine & r.weighted or r.per_trick or r.trick_bonus or r.last_bonus)
     parts = 0
     extra: int | None = None
     for p in search.others:
         theirs = hands[p]
         part = _duel(search, mine, theirs, trick_no, False) if theirs & r.weighted else 0
-        whole = _duel(search, mine, theirs, trick_no, True)
+        whole = part if alike else _duel(search, mine, theirs, trick_no, True)
         parts += part
         if extra is None or whole - part < extra:
             extra = whole - part
