@@ -1016,7 +1016,9 @@ def _duels_apply(search: Search) -> bool:
         and len(search.mine) == 1
         and (r.trump is None or r.trump not in r.suit_mask)
         and r.fu < 0
-        and bool(r.weighted or r.per_trick or r.trick_bonus or r.last_bonus)
+        # Where only the tricks' numbers cost (the last two tricks), the duels, keyed on the number too,
+        # saved fewer nodes than they cost (NPUD at 7 tricks: 9% fewer nodes, 10% more CPU).
+        and bool(r.weighted or r.per_trick)
     )
 
 
