@@ -993,10 +993,12 @@ def trick_winner(r: Rules, trick: Sequence[tuple[int, int]]) -> int:
 # or held none of it: a win of the duel either way. So the rounds (a_i, b_i) are a line of the duel that
 # wins every trick C wins in the real line (maybe more), and every win scores at least nothing (all
 # costs have one sign). Hence what C takes in the real line from its own cards, P's cards and the tricks
-# themselves (per trick, by trick number, the last trick's bonus) is at most the duel's most, "full";
-# what it takes from P's cards alone at most the duel's most counting only P's cards, "part". The cards
-# of the three opponents are apart, so over any line C takes at most part(Q) + part(R) + full(P), for
-# any choice of P among the opponents Q, R (the least over the choices is kept). Nothing else is
+# themselves (per trick, by trick number, the last trick's bonus: round i is trick i) is at most the
+# duel's most, "full"; what it takes from P's cards alone at most the duel's most counting only P's
+# cards, "part". What C takes in a line is the sum of what it takes from its own cards and the tricks,
+# and from each opponent's cards; each term is at most its duel's most, so the sum is at most
+# part(Q) + part(R) + full(P), for any choice of P among the opponents Q, R (the least over the choices
+# is kept), and so is the most over every line, the careless value's cost. Nothing else is
 # assumed of the rules than following suit: a lead forbidden, a card forced on a void player (the King
 # of hearts) only take lines away from the real game. The suits play the same part in the duel (the
 # win needs only "same suit" and "void"), so a duel's position is its suits' patterns (C's and P's
