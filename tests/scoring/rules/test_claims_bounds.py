@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules.claims import Position, Rules, Search, _follow_legal, _least
+from scoring.rules.claims import Position, Rules, Search, _duel, _duel_floor, _follow_legal, _least
 from tests.scoring.rules.playout import examples
 
 SEATS = 4
@@ -366,3 +366,250 @@ def test_the_range_summed_suit_by_suit_is_the_range_worked_out_in_full(
         live = subset & everything
         left = -(-live.bit_count() // SEATS)
         assert search._range(live, start, left) == search._range_of(live, start, left)
+
+
+# ---- Barbù's penalties bounded trick by trick (the duels) -----------------------------------------------
+def penalty_rules(
+    suit: tuple[int, ...],
+    rank: tuple[int, ...],
+    weight: tuple[int, ...],
+    *,
+    per_trick: int,
+    trick_bonus: dict[int, int],
+    last_bonus: int,
+    no_lead: int | None,
+    forced: int | None,
+) -> Rules:
+    """Barbù-like rules without trumps: follow suit; ``no_lead``: a suit that may not be led while the
+    leader holds another (hearts); ``forced``: a card a player void in the suit led must play (the King of
+    hearts)."""
+    ref: list[Rules] = []
+
+    def legal(memory: Any, seat: int, hand: int, trick: list[tuple[int, int]]) -> int:
+        r = ref[0]
+        if not trick:
+            if no_lead is not None:
+                other = hand & ~r.suit_mask.get(no_lead, 0)
+                if other:
+                    return other
+            return hand
+        same = hand & r.suit_mask[r.suit[trick[0][1]]]
+        if same:
+            return same
+        if forced is not None and hand >> forced & 1:
+            return 1 << forced
+        return hand
+
+    rules = Rules(
+        tuple(f"c{i}" for i in range(len(suit))),
+        suit,
+        rank,
+        weight,
+        None,
+        per_trick=per_trick,
+        trick_bonus=trick_bonus,
+        last_bonus=last_bonus,
+        legal=legal,
+        special=frozenset({forced}) if forced is not None else frozenset(),
+    )
+    ref.append(rules)
+    return rules
+
+
+def exact(
+    rules: Rules, hands: list[int], leader: int, trick_no: int, side: frozenset[int], careless: bool
+) -> int:
+    """The side's value of the rest by a plain minimax (a memo of whole positions between tricks, no
+    pruning): the side maximises (careless: minimises with everyone), the others minimise."""
+    memo: dict[tuple[int, ...], int] = {}
+
+    def between(hands: tuple[int, ...], leader: int, number: int) -> int:
+        if not any(hands):
+            return 0
+        key = (leader, number, *hands)
+        if key not in memo:
+            memo[key] = play(list(hands), [], leader, number)
+        return memo[key]
+
+    def play(hands: list[int], trick: list[tuple[int, int]], seat: int, number: int) -> int:
+        if len(trick) == SEATS:
+            won = winner(rules, trick)
+            gain = 0
+            if won in side:
+                gain = rules.per_trick + rules.trick_bonus.get(number, 0)
+                gain += sum(rules.weight[c] for _s, c in trick)
+                if not any(hands):
+                    gain += rules.last_bonus
+            return gain + between(tuple(hands), won, number + 1)
+        assert rules.legal is not None
+        legal = rules.legal(None, seat, hands[seat], trick)
+        values = []
+        for card in range(len(rules.cards)):
+            if legal >> card & 1:
+                rest = list(hands)
+                rest[seat] &= ~(1 << card)
+                values.append(play(rest, [*trick, (seat, card)], (seat + 1) % SEATS, number))
+        return max(values) if seat in side and not careless else min(values)
+
+    return between(tuple(hands), leader, trick_no)
+
+
+@st.composite
+def barbu_deals(draw: Any) -> tuple[Rules, list[int], int, int, frozenset[int]]:
+    """Penalty-only deals without trumps, a side of one: cards that cost (hearts, queens, the King of
+    hearts), tricks that cost (the Misère), tricks that cost by their number (the last two), a suit that
+    may not be led, a card a void player must play; up to four tricks, from a trick number above 1."""
+    tricks = draw(st.integers(1, 4))
+    suits = draw(st.integers(1, 4))
+    n = tricks * SEATS
+    counts = [1] * suits
+    for _k in range(n - suits):
+        counts[draw(st.integers(0, suits - 1))] += 1
+    suit = tuple(s for s in range(suits) for _k in range(counts[s]))
+    rank = tuple(r for s in range(suits) for r in range(counts[s]))
+    weight = tuple(draw(st.lists(st.sampled_from([0, 0, 0, -2, -4, -6, -20]), min_size=n, max_size=n)))
+    first = draw(st.integers(1, 3))
+    numbers = range(first, first + tricks)
+    trick_bonus = {t: -12 for t in numbers if draw(st.booleans()) and draw(st.booleans())}
+    no_lead = draw(st.sampled_from([None, 0])) if suits > 1 else None
+    forced = draw(st.sampled_from([None, n - 1]))
+    rules = penalty_rules(
+        suit,
+        rank,
+        weight,
+        per_trick=draw(st.sampled_from([0, 0, -1, -2])),
+        trick_bonus=trick_bonus,
+        last_bonus=draw(st.sampled_from([0, 0, -3])),
+        no_lead=no_lead,
+        forced=forced,
+    )
+    perm = draw(st.permutations(range(n)))
+    hands = [sum(1 << c for c in perm[k * tricks : (k + 1) * tricks]) for k in range(SEATS)]
+    return rules, hands, draw(st.integers(0, SEATS - 1)), first, frozenset({draw(st.integers(0, SEATS - 1))})
+
+
+@settings(max_examples=examples(150))
+@given(deal=barbu_deals())
+def test_the_duels_never_bound_the_careless_value_above_what_a_plain_minimax_finds(
+    deal: tuple[Rules, list[int], int, int, frozenset[int]],
+) -> None:
+    """The duels' bound is at most the least the side can be made to get, every player helping (so at most
+    the best value too), whoever leads, from any trick number."""
+    rules, hands, leader, first, side = deal
+    left = hands[0].bit_count()
+    search = Search(
+        Position(rules, SEATS, hands, leader, side, first, left),
+        careless=True,
+        deadline=float("inf"),
+        counter=[0],
+    )
+    value = exact(rules, hands, leader, first, side, careless=True)
+    if search.duels is None:
+        # No card and no trick as such costs anything (only, maybe, the tricks' numbers): no duel.
+        assert not any(rules.weight) and not rules.per_trick
+        return
+    floor = _duel_floor(search, hands, first)
+    assert floor <= value <= exact(rules, hands, leader, first, side, careless=False)
+    live = 0
+    for h in hands:
+        live |= h
+    lo, hi = search._bounds(list(hands), leader, live, first, left)
+    assert lo <= value <= hi
+
+
+@settings(max_examples=examples(100))
+@given(deal=barbu_deals(), careless=st.booleans())
+def test_the_searches_bounded_by_the_duels_find_the_plain_minimax_value(
+    deal: tuple[Rules, list[int], int, int, frozenset[int]], careless: bool
+) -> None:
+    rules, hands, leader, first, side = deal
+    left = hands[0].bit_count()
+    pos = Position(rules, SEATS, hands, leader, side, first, left)
+    best = Search(pos, careless=False, deadline=float("inf"), counter=[0])
+    loose = Search(pos, careless=True, deadline=float("inf"), counter=[0])
+    # As a solve shares them: each search reads the other's table, and the duels' memo is one.
+    best.below, loose.above = loose.table, best.table
+    loose.duels = best.duels
+    value = exact(rules, hands, leader, first, side, careless)
+    if careless:
+        assert loose.minimum(10**6) == value
+        assert best.window(-(10**6), 10**6) == exact(rules, hands, leader, first, side, careless=False)
+    else:
+        assert best.window(-(10**6), 10**6) == value
+        assert loose.minimum(10**6) == exact(rules, hands, leader, first, side, careless=True)
+
+
+def duel_by_brute_force(rules: Rules, mine: int, theirs: int, number: int, own: bool) -> int:
+    """The duel of the comment in claims.py, every sequence of rounds tried: each round any card of C's
+    against any card of P's, a win (scored) when P's card is of the suit of C's and below it or P holds
+    none of that suit."""
+    if not mine:
+        return 0
+    best = 0
+    for a in range(len(rules.cards)):
+        if not mine >> a & 1:
+            continue
+        for b in range(len(rules.cards)):
+            if not theirs >> b & 1:
+                continue
+            same = rules.suit[a] == rules.suit[b]
+            void = not theirs & rules.suit_mask[rules.suit[a]]
+            rest = duel_by_brute_force(rules, mine & ~(1 << a), theirs & ~(1 << b), number + 1, own)
+            if void or (same and rules.rank[b] < rules.rank[a]):
+                rest -= rules.weight[b]
+                if own:
+                    rest -= rules.weight[a] + rules.per_trick + rules.trick_bonus.get(number, 0)
+                    if mine.bit_count() == 1:
+                        rest -= rules.last_bonus
+            best = max(best, rest)
+    return best
+
+
+@settings(max_examples=examples(200))
+@given(deal=barbu_deals(), own=st.booleans())
+def test_a_duel_s_most_is_what_trying_every_sequence_of_rounds_gives(
+    deal: tuple[Rules, list[int], int, int, frozenset[int]], own: bool
+) -> None:
+    """The duel's search (suits sorted into a key, equal cards tried once, stopped at the most there is) is
+    exact for the game it defines."""
+    rules, hands, leader, first, side = deal
+    (me,) = side
+    search = Search(
+        Position(rules, SEATS, hands, leader, side, first, hands[0].bit_count()),
+        careless=True,
+        deadline=float("inf"),
+        counter=[0],
+    )
+    if search.duels is None:
+        return
+    for p in range(SEATS):
+        if p != me:
+            expected = duel_by_brute_force(rules, hands[me], hands[p], first, own)
+            assert _duel(search, hands[me], hands[p], first, own) == expected
+
+
+def test_a_misere_player_with_everyone_s_help_takes_only_what_the_duels_allow() -> None:
+    # The Misère: each trick the side (seat 0) wins costs 1. Suit 0: cards 0-7 (ranks 0-7); suit 1: 8-11.
+    rules = penalty_rules(
+        (0,) * 8 + (1,) * 4,
+        (*range(8), *range(4)),
+        (0,) * 12,
+        per_trick=-1,
+        trick_bonus={},
+        last_bonus=0,
+        no_lead=None,
+        forced=None,
+    )
+    side = frozenset({0})
+    # Seat 0: the two lowest of suit 0 and the top of suit 1. Seat 1 holds only higher cards of suit 0:
+    # whatever anyone plays, seat 1 follows suit 0 above seat 0, so seat 0 can win at most its card of
+    # suit 1 (and, once seat 1 is void, nothing: seat 1 holds suit 0 to the end).
+    hands = [
+        1 << 0 | 1 << 1 | 1 << 11,
+        1 << 5 | 1 << 6 | 1 << 7,
+        1 << 2 | 1 << 8 | 1 << 9,
+        1 << 3 | 1 << 4 | 1 << 10,
+    ]
+    search = Search(Position(rules, SEATS, hands, 0, side, 1, 3), careless=True, deadline=0, counter=[0])
+    assert exact(rules, hands, 0, 1, side, careless=True) == -1
+    assert _duel_floor(search, hands, 1) == -1
