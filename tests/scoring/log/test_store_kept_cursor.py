@@ -247,3 +247,25 @@ def test_the_kept_cursor_answers_as_djangos_wrapped_cursor(steps: list[Any], run
         connection.force_debug_cursor = False
     assert kept_side == plain_side
     assert chain.verify(store.chained_rows()).broken is None
+
+
+def test_a_backend_subclass_of_djangos_gets_the_same_kept_cursors() -> None:
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    class Subclass(DatabaseWrapper):  # as a project backend that changes, say, its health check
+        def is_usable(self) -> bool:
+            return self.connection is not None and super().is_usable()
+
+    own = Subclass(connections["default"].settings_dict, "default")
+    plain = connections["default"]
+    connections["default"] = own
+    try:
+        store.append("s1", [START], expected_version=0)
+        first = own.__dict__[store._KEPT]
+        store.append("s1", [move(1)], expected_version=1)
+        assert own.__dict__[store._KEPT] is first
+        assert first.raw is own.connection
+        assert [e.version for e in store.read_stream("s1")] == [1, 2]
+    finally:
+        own.close()
+        connections["default"] = plain
