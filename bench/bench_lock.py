@@ -124,7 +124,7 @@ def _process(match_id: int, seed: int, until: float, with_append: bool, queue: A
 
 def setup(with_append: bool, times: list[float], holds: list[float] | None) -> None:
     store.append = timed_append(ORIGINAL_APPEND, with_append, times)
-    store._outermost = ORIGINAL_OUTERMOST if with_append else (lambda: False)
+    store._outermost = ORIGINAL_OUTERMOST if with_append else (lambda db: False)
     store.lock_holds = holds if with_append else None
 
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
-from django.db import DataError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, DataError, connection, connections, transaction
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -122,7 +122,7 @@ def append(
     # One statement: inside the caller's transaction it is part of it; outside any, it is a transaction of
     # its own, committed by the server as it ends, so the ordering lock is never held across a round trip.
     inserted = _insert(
-        stream_id, events, expected_version, idempotency_key, actor or "", now, alongside, commit
+        _db(), stream_id, events, expected_version, idempotency_key, actor or "", now, alongside, commit
     )
     if inserted:
         return AppendResult(
@@ -154,6 +154,7 @@ _HASH_COLUMNS = ("stream_hash", "log_hash")
 
 
 def _insert(
+    db: Any,
     stream_id: str,
     events: Sequence[Event],
     expected: int,
@@ -163,8 +164,9 @@ def _insert(
     alongside: Sequence[Alongside] = (),
     commit: bool = False,
 ) -> list[int]:
-    """Insert the events if the stream is at ``expected`` and ``key`` is unused; their positions, or []."""
-    if connection.vendor == "postgresql":
+    """Insert the events if the stream is at ``expected`` and ``key`` is unused; their positions, or [].
+    ``db``: the connection's wrapper, looked up once by the caller."""
+    if db.vendor == "postgresql":
         # One call (migrations 0012 and 0013): the checks, the lock, the hashes and the insert.
         digests, payloads = _digests_and_payloads(stream_id, events, expected, key, actor, now)
         params: list[Any]
@@ -197,7 +199,7 @@ def _insert(
                 actor,
                 *hashes,
             ]
-        committed = commit and _outermost()
+        committed = commit and _outermost(db)
         timed = committed and lock_holds is not None
         if timed:
             sql, params = _TIMED.format(call=call.format(lock="locked.k")), [_lock_appends(), *params]
@@ -209,15 +211,15 @@ def _insert(
             sql, params = _with_alongside(sql, params, later, refuse_nothing=bool(early))
         if committed:
             try:
-                return [int(row[0]) for row in _execute_and_commit(sql, params, early, timed)]
+                return [int(row[0]) for row in _execute_and_commit(db, sql, params, early, timed)]
             except DataError as e:
                 if _NOTHING_APPENDED not in str(e):
                     raise
                 # Nothing appended: the updates sent first are undone with the transaction, which is over
                 # (Django's block then finds nothing to commit, as after the COMMIT).
-                connection.connection.rollback()
+                db.connection.rollback()
                 return []
-        with _cursor() as cursor:
+        with _cursor(db, kept=True) as cursor:
             cursor.execute(sql, params)
             positions = [int(row[0]) for row in cursor.fetchall()]
             for update in (u for u in alongside if u.first) if positions else ():
@@ -243,7 +245,7 @@ def _insert(
         inserted = _insert_rows(rows, guard, params)
         if inserted:
             last = str(int(inserted[-1][0]))
-            with connection.cursor() as cursor:
+            with db.cursor() as cursor:
                 for update in alongside:
                     cursor.execute(update.sql.replace("{position}", last), list(update.params))
     return [position for position, _, _ in inserted]
@@ -280,17 +282,15 @@ def sends_first() -> bool:
     """Whether an append made now with ``commit=True`` would send its ``first`` updates ahead of it
     (PostgreSQL, in the outermost transaction): elsewhere they run after the insert, where a caller may
     as well write them in one statement with the updates that need the position."""
-    return connection.vendor == "postgresql" and _outermost()
+    db = _db()
+    return db.vendor == "postgresql" and _outermost(db)
 
 
-def _outermost() -> bool:
+def _outermost(db: Any) -> bool:
     """Whether the caller's transaction is Django's outermost atomic block (nothing to commit after it
     but itself; a test's transaction or an enclosing service's is left alone)."""
-    return (
-        connection.in_atomic_block
-        and connection.commit_on_exit
-        and len(connection.atomic_blocks) == 1
-        and not connection.savepoint_ids
+    return bool(
+        db.in_atomic_block and db.commit_on_exit and len(db.atomic_blocks) == 1 and not db.savepoint_ids
     )
 
 
@@ -311,7 +311,7 @@ _HELD = "SELECT extract(epoch FROM clock_timestamp() - current_setting('segnapun
 
 
 def _execute_and_commit(
-    sql: str, params: list[Any], early: Sequence[Alongside] = (), timed: bool = False
+    db: Any, sql: str, params: list[Any], early: Sequence[Alongside] = (), timed: bool = False
 ) -> list[Any]:
     """Run the statement and COMMIT in one message, one round trip: the ordering lock the statement takes
     is released by the server as soon as the commit is durable, whatever this process does next (with
@@ -319,13 +319,9 @@ def _execute_and_commit(
     the same message, before the lock is taken. A message of several statements binds its parameters in
     the client. The enclosing atomic block then finds nothing left to commit and runs its on-commit
     callbacks as usual; an error skips the rest of the message and rolls back as any other."""
-    import psycopg
-
-    connection.ensure_connection()
-    wrapper = CursorDebugWrapper if connection.queries_logged else CursorWrapper
     text = "".join(f"{update.sql}; " for update in early) + sql.replace("%b", "%s") + "; COMMIT"
     sent = [value for update in early for value in update.params] + params
-    with wrapper(psycopg.ClientCursor(connection.connection), connection) as cursor:
+    with _cursor(db, kept=True, client=True) as cursor:
         cursor.execute(text + (f"; {_HELD}" if timed else ""), sent)
         for _ in early:
             cursor.nextset()
@@ -388,7 +384,7 @@ def _start_streams_postgres(
         list(digests),
         _lock_appends(),
     ]
-    with _cursor() as cursor:
+    with _cursor(kept=True) as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
     return [(int(p), str(s), int(v)) for p, s, v in found]
@@ -742,24 +738,91 @@ def result_for_key(stream_id: str, idempotency_key: str) -> AppendResult | None:
     return _result_for_key(stream_id, idempotency_key)
 
 
-def _cursor() -> Any:
-    """A cursor for the store's statements. On PostgreSQL one that binds its parameters on the server:
-    Django's default cursor quotes every array element into the SQL text, which costs more than the
-    statement itself. It is wrapped like Django's own, so that the statement is counted and logged as
-    any other."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
+def _db() -> Any:
+    """The default connection's wrapper (Django's own, or whatever backend subclass wraps the driver's
+    connection). Each attribute read through ``django.db.connection`` looks the wrapper up again in a
+    thread-local store: an append looks it up once here and passes it on."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _cursor(db: Any = None, *, kept: bool = False, client: bool = False) -> Any:
+    """A cursor for the store's statements, to use in a ``with`` block. On PostgreSQL one that binds its
+    parameters on the server (Django's default cursor quotes every array element into the SQL text, which
+    costs more than the statement itself), or with ``client`` one that binds them here (a message of
+    several statements). It is wrapped like Django's own, so that the statement is counted and logged as
+    any other.
+
+    ``kept`` (the appends): the connection's own cursor of that kind, made once per driver connection
+    and used again by every append on it (making a cursor and its wrapper cost about as much client time
+    as the rest of an append), with Django's handling of errors around it: a broken transaction is
+    refused, and the driver's errors come out as Django's. Where Django must see each statement (logged or
+    counted: ``DEBUG``, ``CaptureQueriesContext``; an execute wrapper installed) or the connection is
+    shared between threads, a new wrapped cursor is made as without ``kept``."""
+    if db is None:
+        db = _db()
+    if db.vendor != "postgresql":
+        return db.cursor()
+    db.ensure_connection()
+    if kept and not (db.queries_logged or db.execute_wrappers or db.allow_thread_sharing):
+        own = _kept(db)
+        return _Guarded(db, own.client if client else own.server)
     import psycopg
 
-    connection.ensure_connection()
-    wrapper = CursorDebugWrapper if connection.queries_logged else CursorWrapper
-    return wrapper(psycopg.Cursor(connection.connection), connection)
+    wrapper = CursorDebugWrapper if db.queries_logged else CursorWrapper
+    return wrapper((psycopg.ClientCursor if client else psycopg.Cursor)(db.connection), db)
+
+
+class _Kept(NamedTuple):
+    """The store's cursors on one driver connection (``raw``): one binding on the server, one here."""
+
+    raw: Any
+    server: Any
+    client: Any
+
+
+# Where a connection's wrapper keeps the store's cursors (an attribute of its own, set by this module).
+_KEPT = "_segnapunti_store_cursors"
+
+
+def _kept(db: Any) -> _Kept:
+    """The store's cursors on the wrapper's current driver connection (connected), made on first use.
+    They belong to that connection: once Django closes it or opens another (a health check, a test's
+    reconnection, ``close_old_connections``), the wrapper's connection is no longer theirs and new ones
+    are made; closed ones are never used again."""
+    raw = db.connection
+    kept: _Kept | None = db.__dict__.get(_KEPT)
+    if kept is None or kept.raw is not raw or kept.server.closed or kept.client.closed:
+        import psycopg
+
+        kept = _Kept(raw, psycopg.Cursor(raw), psycopg.ClientCursor(raw))
+        db.__dict__[_KEPT] = kept
+    return kept
+
+
+class _Guarded:
+    """A kept cursor inside a ``with`` block, as Django's wrapper runs a statement: a transaction that
+    needs its rollback refuses more statements, and the driver's errors are raised as Django's (which
+    also marks the connection as having failed, for its health check). Unlike the wrapper, the block's
+    end leaves the cursor open, for the next append."""
+
+    __slots__ = ("cursor", "db")
+
+    def __init__(self, db: Any, cursor: Any) -> None:
+        self.db, self.cursor = db, cursor
+
+    def __enter__(self) -> Any:
+        self.db.validate_no_broken_transaction()
+        return self.cursor
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        self.db.wrap_database_errors.__exit__(kind, error, trace)
 
 
 def _lock_appends() -> int | None:
-    """The key of the ordering lock an append takes (PostgreSQL), or None where there is none to take
-    (SQLite: BEGIN IMMEDIATE already holds the database's one write lock)."""
-    return APPEND_LOCK_KEY if connection.vendor == "postgresql" else None
+    """The key of the ordering lock an append takes (called on PostgreSQL only: on SQLite, BEGIN
+    IMMEDIATE already holds the database's one write lock). A test replaces it by None to show what
+    the lock prevents."""
+    return APPEND_LOCK_KEY
 
 
 def _result_for_key(stream_id: str, key: str) -> AppendResult | None:
