@@ -30,19 +30,31 @@ def winner(rules: Rules, trick: list[tuple[int, int]]) -> int:
     return max(trick, key=lambda play: strength(play[1]))[0]
 
 
-def minimax(rules: Rules, hands: list[int], leader: int, careless: bool, side: frozenset[int] = SIDE) -> int:
-    """The side's value of the rest with no pruning and no table: the side maximises (or, careless,
-    minimises with everyone), the others minimise."""
+def exact(
+    rules: Rules, hands: list[int], leader: int, trick_no: int, side: frozenset[int], careless: bool
+) -> int:
+    """The side's value of the rest by a plain minimax (a memo of whole positions between tricks, no
+    pruning): the side maximises (careless: minimises with everyone), the others minimise."""
+    memo: dict[tuple[int, ...], int] = {}
 
-    def play(hands: list[int], trick: list[tuple[int, int]], seat: int) -> int:
+    def between(hands: tuple[int, ...], leader: int, number: int) -> int:
+        if not any(hands):
+            return 0
+        key = (leader, number, *hands)
+        if key not in memo:
+            memo[key] = play(list(hands), [], leader, number)
+        return memo[key]
+
+    def play(hands: list[int], trick: list[tuple[int, int]], seat: int, number: int) -> int:
         if len(trick) == SEATS:
             won = winner(rules, trick)
             gain = 0
             if won in side:
-                gain = rules.per_trick + sum(rules.weight[c] for _s, c in trick)
+                gain = rules.per_trick + rules.trick_bonus.get(number, 0)
+                gain += sum(rules.weight[c] for _s, c in trick)
                 if not any(hands):
                     gain += rules.last_bonus
-            return gain + (play(hands, [], won) if any(hands) else 0)
+            return gain + between(tuple(hands), won, number + 1)
         assert rules.legal is not None
         legal = rules.legal(None, seat, hands[seat], trick)
         values = []
@@ -50,10 +62,15 @@ def minimax(rules: Rules, hands: list[int], leader: int, careless: bool, side: f
             if legal >> card & 1:
                 rest = list(hands)
                 rest[seat] &= ~(1 << card)
-                values.append(play(rest, [*trick, (seat, card)], (seat + 1) % SEATS))
+                values.append(play(rest, [*trick, (seat, card)], (seat + 1) % SEATS, number))
         return max(values) if seat in side and not careless else min(values)
 
-    return play(hands, [], leader)
+    return between(tuple(hands), leader, trick_no)
+
+
+def minimax(rules: Rules, hands: list[int], leader: int, careless: bool, side: frozenset[int] = SIDE) -> int:
+    """The side's value of the rest by the plain minimax :func:`exact`, from the first trick."""
+    return exact(rules, hands, leader, 1, side, careless)
 
 
 @st.composite
@@ -414,44 +431,6 @@ def penalty_rules(
     )
     ref.append(rules)
     return rules
-
-
-def exact(
-    rules: Rules, hands: list[int], leader: int, trick_no: int, side: frozenset[int], careless: bool
-) -> int:
-    """The side's value of the rest by a plain minimax (a memo of whole positions between tricks, no
-    pruning): the side maximises (careless: minimises with everyone), the others minimise."""
-    memo: dict[tuple[int, ...], int] = {}
-
-    def between(hands: tuple[int, ...], leader: int, number: int) -> int:
-        if not any(hands):
-            return 0
-        key = (leader, number, *hands)
-        if key not in memo:
-            memo[key] = play(list(hands), [], leader, number)
-        return memo[key]
-
-    def play(hands: list[int], trick: list[tuple[int, int]], seat: int, number: int) -> int:
-        if len(trick) == SEATS:
-            won = winner(rules, trick)
-            gain = 0
-            if won in side:
-                gain = rules.per_trick + rules.trick_bonus.get(number, 0)
-                gain += sum(rules.weight[c] for _s, c in trick)
-                if not any(hands):
-                    gain += rules.last_bonus
-            return gain + between(tuple(hands), won, number + 1)
-        assert rules.legal is not None
-        legal = rules.legal(None, seat, hands[seat], trick)
-        values = []
-        for card in range(len(rules.cards)):
-            if legal >> card & 1:
-                rest = list(hands)
-                rest[seat] &= ~(1 << card)
-                values.append(play(rest, [*trick, (seat, card)], (seat + 1) % SEATS, number))
-        return max(values) if seat in side and not careless else min(values)
-
-    return between(tuple(hands), leader, trick_no)
 
 
 @st.composite
