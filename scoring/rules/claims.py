@@ -171,6 +171,7 @@ class Search:
         "counter",
         "deadline",
         "duels",
+        "lead_order",
         "gains_only",
         "mine",
         "on_side",
@@ -250,6 +251,11 @@ class Search:
         self._hint = self._lead = -1
         # Penalties alone, no trumps, a side of one: the duels' memo (see :func:`_duel_floor`), or None.
         self.duels: dict[tuple[Any, ...], int] | None = {} if _duels_apply(self) else None
+        # Penalties alone, no trumps, a side of one, best play: the leads in their own order (see
+        # :func:`_penalty_leads`), or None.
+        self.lead_order: Callable[[Search, list[int], int, list[int]], list[int]] | None = (
+            _penalty_leads if _penalty_leads_apply(self) else None
+        )
 
     # -- the table's key: hands with ranks made relative to the live cards of each suit
     def key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
@@ -700,6 +706,8 @@ class Search:
         moves = self.moves(hands, trick, seat, memory, live, top)
         leading = not trick
         if leading:
+            if self.lead_order is not None and len(moves) > 1:
+                moves = self.lead_order(self, hands, seat, moves)
             # The lead that decided this position in an earlier search first.
             hint = self._hint
             if hint in moves and moves[0] != hint:
@@ -1242,6 +1250,52 @@ def _duel_most(
                             return best
     memo[key] = best
     return best
+
+
+# ---- Barbù's penalties: the leads of the best search in their own order ------------------------------
+#
+# Where only penalties count, there are no trumps and the claimer C is alone, the best search proves
+# mostly that C can keep its penalties down: every defence is tried, C's own move must be found. Its leads
+# are tried first where the defence can overtake them most surely: a card of a suit in which more
+# defenders hold a card above it, then more cards above it, the lowest first. A defender leads first a
+# suit where C holds more cards above its card (the defence wants C to win the trick), the lowest first.
+# Only the order of the search's moves changes, not which moves (nor the line, which
+# :meth:`Search.moves` orders as before).
+
+
+def _penalty_leads_apply(search: Search) -> bool:
+    r = search.rules
+    return (
+        search.penal
+        and not search.careless
+        and len(search.mine) == 1
+        and (r.trump is None or r.trump not in r.suit_mask)
+        and r.fu < 0
+    )
+
+
+def _penalty_leads(search: Search, hands: list[int], seat: int, moves: list[int]) -> list[int]:
+    """The leads ``moves`` of ``seat`` in the order above."""
+    r = search.rules
+    suit, rank, suit_mask = r.suit, r.rank, r.suit_mask
+    if search.on_side[seat]:
+        others = [hands[s] for s in search.others]
+        theirs = 0
+        for h in others:
+            theirs |= h
+
+        def claimer_key(c: int) -> tuple[int, int, int]:
+            higher = suit_mask[suit[c]] & ~((2 << c) - 1)
+            holders = sum(1 for h in others if h & higher)
+            return -holders, -(theirs & higher).bit_count(), rank[c]
+
+        return sorted(moves, key=claimer_key)
+    mine = hands[search.mine[0]]
+
+    def defence_key(c: int) -> tuple[int, int]:
+        return -(mine & suit_mask[suit[c]] & ~((2 << c) - 1)).bit_count(), rank[c]
+
+    return sorted(moves, key=defence_key)
 
 
 # ---- the games ------------------------------------------------------------------------------------------
