@@ -1812,6 +1812,25 @@ def _exact(search: Search, lo: int, hi: int, unit: Callable[[int], int]) -> tupl
     return lo, hi
 
 
+def _exact_down(search: Search, lo: int, hi: int, unit: Callable[[int], int]) -> tuple[int, int]:
+    """:func:`_exact` by searches from the top down (Barbù's penalties, see :func:`_penalty_leads`): each
+    asks whether the value reaches the upper bound proved so far, and a failure lowers that bound to
+    what the search returns. The searches that fail are cheap there (one good defence each time the
+    claimer moves), and the one that succeeds is asked at the value itself, not below it, where its
+    proof is no cheaper and a bisection would need another."""
+    while unit(lo) != unit(hi):
+        need = hi
+        # The least internal value of hi's unit: a search there decides between whole units.
+        while need > lo + 1 and unit(need - 1) == unit(hi):
+            need -= 1
+        g = search.value(need)
+        if g >= need:
+            lo = max(lo, g)
+        else:
+            hi = min(hi, g)
+    return lo, hi
+
+
 def _least(search: Search, lo: int, cap: int) -> int:
     """The careless value when it is below ``cap`` (exact), otherwise a lower bound of it, at least
     ``cap``; ``lo``: a lower bound of it. Branch and bound under the cap ``lo + 1`` first: it sees only
@@ -1945,7 +1964,8 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
             # Below its upper bound plus one, the least value found is exact.
             least = _least(careless, care_b[0], care_b[1] + 1)
             care_b = [least, least]
-        best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1], q.to_unit))
+        exact = _exact_down if best.lead_order is not None else _exact
+        best_b = list(exact(best, max(best_b[0], care_b[0]), best_b[1], q.to_unit))
     except OutOfTime:
         pass  # the verdict stands if it was reached; the values not found are given as bounds
     elapsed = (time.perf_counter() - start) * 1000
