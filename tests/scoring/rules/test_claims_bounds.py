@@ -12,7 +12,16 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules.claims import Position, Rules, Search, _duel, _duel_floor, _follow_legal, _least
+from scoring.rules.claims import (
+    Position,
+    Rules,
+    Search,
+    _duel,
+    _duel_floor,
+    _exact_down,
+    _follow_legal,
+    _least,
+)
 from tests.scoring.rules.playout import examples
 
 SEATS = 4
@@ -516,6 +525,38 @@ def test_the_searches_bounded_by_the_duels_find_the_plain_minimax_value(
     else:
         assert best.window(-(10**6), 10**6) == value
         assert loose.minimum(10**6) == exact(rules, hands, leader, first, side, careless=True)
+
+
+@settings(max_examples=examples(150))
+@given(deal=barbu_deals(), start=st.integers(0, 30), by_tricks=st.booleans())
+def test_the_best_value_found_from_the_top_down_is_the_plain_minimax_value(
+    deal: tuple[Rules, list[int], int, int, frozenset[int]], start: int, by_tricks: bool
+) -> None:
+    """Barbù's penalties: the best search (its leads in their own order) and the value found from any upper
+    bound down, zero-window searches from the same lower and upper bounds a solve would start from, in a
+    unit that may run either way (the Misère's tricks), give the plain minimax's value."""
+    rules, hands, leader, first, side = deal
+    left = hands[0].bit_count()
+    pos = Position(rules, SEATS, hands, leader, side, first, left)
+    best = Search(pos, careless=False, deadline=float("inf"), counter=[0])
+    loose = Search(pos, careless=True, deadline=float("inf"), counter=[0])
+    best.below, loose.above = loose.table, best.table
+    loose.duels = best.duels
+    assert best.lead_order is not None
+    assert loose.lead_order is None
+    value = exact(rules, hands, leader, first, side, careless=False)
+    least = exact(rules, hands, leader, first, side, careless=True)
+    live = 0
+    for h in hands:
+        live |= h
+    lo, hi = best._range(live, first, left)
+    hi = max(value, hi - start)  # an upper bound proved earlier, or the range's
+
+    def unit(v: int) -> int:
+        return -v if by_tricks else v
+
+    assert _exact_down(best, max(lo, least), hi, unit) == (value, value)
+    assert best.window(-(10**6), 10**6) == value
 
 
 def duel_by_brute_force(rules: Rules, mine: int, theirs: int, number: int, own: bool) -> int:
