@@ -6,9 +6,11 @@ Measured (issue 29, ``bench/bench_http.py --rate``, a move's time in the worker 
 own callbacks): these paused every request of a worker at once, for tens to hundreds of ms.
 
 - **The first request.** Django imports the URLconf, and with it every view, DRF's serializers and
-  renderers and drf-spectacular, at the first request a worker serves, and each language's translations at
-  the first request in it: 260 ms of a first move's 330 ms in one process, 500-1,200 ms in a worker
-  under load, met by the moves that reached that worker meanwhile.
+  renderers and drf-spectacular, at the first request a worker serves, each language's translations at
+  the first request in it, and each game's rules at its first move: 260 ms of a first move's 330 ms in
+  one process, 500-1,200 ms in a worker under load, met by the moves that reached that worker meanwhile
+  (in one run the second worker took its first request 5.8 s into the load: 600 ms for each of its four
+  threads' first moves). What is left of a thread's first request is its own database connection's.
 - **The collector's full collections.** A worker's heap is 110,000-160,000 objects once the application
   is loaded and warm, nearly all of them (modules, classes, URL patterns, catalogues) there for the life
   of the process; a full (generation 2) collection walks all of them again, every 10-15 s under load, and
@@ -34,13 +36,18 @@ from django.conf import settings
 from django.urls import get_resolver
 from django.utils import translation
 
+from scoring.rules import game_names, get_game
+
 # Python's default is 700 (the middle and oldest generations keep theirs, 10 and 10).
 YOUNG_THRESHOLD = 7_000
 
 
 def warm() -> None:
     """Do what a first request would do once for the whole process: import the URLconf (every view and
-    what they import) and load each language's translations and URL reversal table."""
+    what they import), load each language's translations and URL reversal table, and each game's rules
+    (imported by the first move of that game otherwise: 15-54 ms of a worker's first move, profiled)."""
+    for name in game_names():
+        get_game(name)
     resolver = get_resolver()
     resolver.url_patterns  # noqa: B018 (imports segnapunti/urls.py and every view module it names)
     for code, _ in settings.LANGUAGES:

@@ -20,9 +20,13 @@ WORKER = """
 import gc, json, runpy, sys
 import segnapunti.wsgi
 from django.utils.translation import trans_real
-before = {"urls": "segnapunti.urls" in sys.modules, "frozen": gc.get_freeze_count()}
+before = {
+    "urls": "segnapunti.urls" in sys.modules,
+    "game": "scoring.rules.tressette" in sys.modules,
+    "frozen": gc.get_freeze_count(),
+}
 runpy.run_path(sys.argv[1])["post_worker_init"](None)
-views = ("scoring.api.views", "tournaments.api.views", "drf_spectacular.views")
+views = ("scoring.api.views", "tournaments.api.views", "drf_spectacular.views", "scoring.rules.tressette")
 views = [m for m in views if m in sys.modules]
 print(json.dumps({
     "before": before,
@@ -64,12 +68,18 @@ def test_gunicorn_takes_the_hook_that_runs_after_the_application_is_loaded() -> 
     assert config.post_worker_init is hook
 
 
-def test_a_worker_imports_every_view_and_each_language_before_its_first_request() -> None:
+def test_a_worker_imports_every_view_each_game_and_each_language_before_its_first_request() -> None:
     found = run_worker()
 
-    assert found["before"] == {"urls": False, "frozen": 0}  # a first request would have done it all
+    # A first request would have done it all.
+    assert found["before"] == {"urls": False, "game": False, "frozen": 0}
     assert found["urls"] is True
-    assert found["views"] == ["scoring.api.views", "tournaments.api.views", "drf_spectacular.views"]
+    assert found["views"] == [
+        "scoring.api.views",
+        "tournaments.api.views",
+        "drf_spectacular.views",
+        "scoring.rules.tressette",
+    ]
     assert {"en", "fr", "it"} <= set(found["languages"])
 
 
