@@ -51,8 +51,7 @@ def warm() -> None:
     resolver = get_resolver()
     resolver.url_patterns  # noqa: B018 (imports segnapunti/urls.py and every view module it names)
     for code, _ in settings.LANGUAGES:
-        with translation.override(code):
-            translation.gettext("Not found.")  # loads the language's catalogues (Django's, DRF's, ours)
+        with translation.override(code):  # loads the language's catalogues (Django's, DRF's, ours)
             resolver.reverse_dict  # noqa: B018 (built per language, at the first reverse() in it)
 
 
