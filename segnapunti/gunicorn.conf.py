@@ -22,3 +22,13 @@ graceful_timeout = 20
 # worker's memory stays flat over a long load (bench/bench_memory.py), so there is no leak to bound.
 max_requests = 0
 accesslog = "-"
+
+
+def post_worker_init(worker: object) -> None:
+    """Once a worker has loaded the application: do what its first request would do once (import every
+    view and each game's rules, load the translations), freeze what is then on the heap out of the cycle
+    collector's walks and collect the young generation less often (segnapunti/warmup.py says why: each
+    paused all of a worker's requests at once, issue 29)."""
+    from segnapunti.warmup import ready
+
+    ready()
