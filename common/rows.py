@@ -43,6 +43,31 @@ def instances(
         rows = cursor.fetchall()
         while then is not None and cursor.nextset():
             then.append(cursor.fetchall())
+    return _build(connection, model, names, rows)
+
+
+def instance_sets(queries: Sequence[tuple[type[Model], str, Sequence[Any]]]) -> list[list[Any]]:
+    """Several reads at once: for each ``(model, sql, params)``, the rows its SELECT gives as instances
+    of the model, as :func:`instances` makes them. On PostgreSQL the statements go in one message, one
+    round trip (bound here: each runs in its own snapshot, in order); elsewhere one after the other."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    found: list[list[Any]] = []
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("; ".join(sql for _, sql, _ in queries), [p for _, _, ps in queries for p in ps])
+            for i, (model, _, _) in enumerate(queries):
+                if i:
+                    cursor.nextset()
+                found.append(_build(connection, model, _names(cursor), cursor.fetchall()))
+            return found
+        for model, sql, params in queries:
+            cursor.execute(sql, list(params))
+            found.append(_build(connection, model, _names(cursor), cursor.fetchall()))
+    return found
+
+
+def _build(connection: Any, model: type[M], names: tuple[str, ...], rows: Sequence[Any]) -> list[M]:
+    """The rows as instances of ``model``, their columns named ``names``."""
     if not rows:
         return []
     plans = _plans.setdefault(connection, {})
