@@ -37,7 +37,7 @@ def instances(
     ``then``: ``sql`` is several SELECTs sent in one message (PostgreSQL), the first one's rows the
     instances; the rows of each of the others, as the database gives them, are added to this list."""
     connection = connections[DEFAULT_DB_ALIAS]  # this thread's own, not the proxy all threads share
-    with connection.cursor() as cursor:
+    with _cursor(connection) as cursor:
         cursor.execute(sql, list(params))
         names = _names(cursor)
         rows = cursor.fetchall()
@@ -52,7 +52,7 @@ def instance_sets(queries: Sequence[tuple[type[Model], str, Sequence[Any]]]) -> 
     round trip (bound here: each runs in its own snapshot, in order); elsewhere one after the other."""
     connection = connections[DEFAULT_DB_ALIAS]
     found: list[list[Any]] = []
-    with connection.cursor() as cursor:
+    with _cursor(connection) as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("; ".join(sql for _, sql, _ in queries), [p for _, _, ps in queries for p in ps])
             for i, (model, _, _) in enumerate(queries):
@@ -91,10 +91,62 @@ def _build(connection: Any, model: type[M], names: tuple[str, ...], rows: Sequen
     return found
 
 
+# Where a connection's wrapper keeps the cursor these reads use again: (the driver's connection, cursor).
+_KEPT = "_segnapunti_rows_cursor"
+
+
+def _cursor(connection: Any) -> Any:
+    """A cursor for a ``with`` block. On PostgreSQL, the connection's own kept cursor, of the class Django
+    makes (binding in the client), used again by every read on that driver connection: making a cursor
+    and Django's wrapper around it cost about as much client time as one of these reads (issue 29). It
+    is checked and guarded as Django's wrapper would: the connection's health check before its first use
+    in a request, the thread, a broken transaction refused, the driver's errors raised as Django's.
+    Where Django must see each statement (``DEBUG``, ``CaptureQueriesContext``, an execute wrapper), the
+    connection is shared between threads, or the cursor would need a time zone of its own, Django's
+    cursor as before."""
+    if (
+        connection.vendor != "postgresql"
+        or connection.queries_logged
+        or connection.execute_wrappers
+        or connection.allow_thread_sharing
+    ):
+        return connection.cursor()
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    raw = connection.connection
+    kept = connection.__dict__.get(_KEPT)
+    if kept is None or kept[0] is not raw or kept[1].closed:
+        from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
+        from psycopg.pq import Format
+
+        if connection.timezone != raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
+            return connection.cursor()  # Django's registers the time zone on its cursor
+        kept = connection.__dict__[_KEPT] = (raw, raw.cursor())
+    connection.validate_thread_sharing()
+    return _Guarded(connection, kept[1])
+
+
+class _Guarded:
+    """The kept cursor inside a ``with`` block, run as Django's wrapper runs a statement; the block's end
+    leaves it open."""
+
+    __slots__ = ("cursor", "db")
+
+    def __init__(self, db: Any, cursor: Any) -> None:
+        self.db, self.cursor = db, cursor
+
+    def __enter__(self) -> Any:
+        self.db.validate_no_broken_transaction()
+        return self.cursor
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        self.db.wrap_database_errors.__exit__(kind, error, trace)
+
+
 def _names(cursor: Any) -> tuple[str, ...]:
     """The columns' names. psycopg's ``description`` builds an object for every column of every
     statement (a wide ``SELECT *`` on the path of every move); its result has the bare names."""
-    result = getattr(cursor.cursor, "pgresult", None)
+    result = getattr(getattr(cursor, "cursor", cursor), "pgresult", None)
     if result is None:
         return tuple(column[0] for column in cursor.description)
     return tuple(bytes(result.fname(i) or b"").decode() for i in range(result.nfields))
