@@ -1,5 +1,7 @@
 """DRF's content negotiation, with the common case answered at once.
 
+The parser likewise, for a body sent as exactly ``application/json``.
+
 A scorer's phone posts every move with no ``Accept`` header, or with ``*/*`` or ``application/json``, and
 no ``?format=``: DRF's negotiation then parses the header, orders its media types by precedence and
 matches them against each renderer, to pick the first renderer, JSON, every time (issue 29: it is on the
@@ -14,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 
@@ -24,6 +27,17 @@ _PLAIN_ACCEPTS = frozenset({None, "*/*", JSON})
 
 
 class QuickContentNegotiation(DefaultContentNegotiation):
+    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser | None:
+        # A body sent as exactly application/json, where the first parser reads it: that parser, as DRF
+        # would match it (a media type without parameters matches itself, and the first match is taken).
+        if (
+            isinstance(parsers, list | tuple)
+            and parsers
+            and request.content_type == JSON == parsers[0].media_type
+        ):
+            return parsers[0]  # type: ignore[no-any-return]
+        return super().select_parser(request, parsers)
+
     def select_renderer(
         self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> Any:

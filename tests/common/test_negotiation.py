@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
@@ -36,6 +37,23 @@ ACCEPTS = [
     "*/*; q=0.1",
     "application/xml",
     " application/json",
+]
+PARSER_LISTS = [
+    [p() for p in api_settings.DEFAULT_PARSER_CLASSES],
+    [JSONParser(), FormParser(), MultiPartParser()],
+    [FormParser(), JSONParser()],
+]
+CONTENT_TYPES = [
+    "application/json",
+    "application/json; charset=utf-8",
+    "application/json;charset=utf-8",
+    "Application/JSON",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "text/plain",
+    "",
+    "*/*",
+    "application/*",
 ]
 QUERIES = ["", "format=json", "format=api", "format=csv", "x=1"]
 
@@ -82,3 +100,23 @@ def test_a_move_takes_the_quick_answer() -> None:
     quick.settings = None  # type: ignore[assignment]  # DRF's path reads its settings; the quick one not
     renderer, media_type = quick.select_renderer(request, renderers)
     assert (type(renderer), media_type) == (JSONRenderer, "application/json")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    parsers=st.sampled_from(PARSER_LISTS),
+    content_type=st.sampled_from(CONTENT_TYPES) | st.text(alphabet="abcjson/*;=+-x, ", max_size=30),
+)
+def test_the_quick_parser_is_drfs(parsers: list[Any], content_type: str) -> None:
+    request = Request(APIRequestFactory().post("/api/x/", b"{}", content_type=content_type))
+    quick = QuickContentNegotiation().select_parser(request, parsers)
+    drf = DefaultContentNegotiation().select_parser(request, parsers)
+    assert quick is drf
+
+
+def test_a_move_takes_the_quick_parser() -> None:
+    request = Request(APIRequestFactory().post("/api/x/", b"{}", content_type="application/json"))
+    parsers = [p() for p in api_settings.DEFAULT_PARSER_CLASSES]
+    quick = QuickContentNegotiation()
+    quick.settings = None  # type: ignore[assignment]
+    assert quick.select_parser(request, parsers) is parsers[0]
