@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Model
 
 M = TypeVar("M", bound=Model)
@@ -38,7 +39,7 @@ def instances(
     instances; the rows of each of the others, as the database gives them, are added to this list."""
     connection = connections[DEFAULT_DB_ALIAS]  # this thread's own, not the proxy all threads share
     with _cursor(connection) as cursor:
-        cursor.execute(sql, list(params))
+        _execute(cursor, sql, list(params))
         names = _names(cursor)
         rows = cursor.fetchall()
         while then is not None and cursor.nextset():
@@ -54,7 +55,7 @@ def instance_sets(queries: Sequence[tuple[type[Model], str, Sequence[Any]]]) -> 
     found: list[list[Any]] = []
     with _cursor(connection) as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute("; ".join(sql for _, sql, _ in queries), [p for _, _, ps in queries for p in ps])
+            _execute(cursor, "; ".join(sql for _, sql, _ in queries), [p for _, _, ps in queries for p in ps])
             for i, (model, _, _) in enumerate(queries):
                 if i:
                     cursor.nextset()
@@ -91,6 +92,7 @@ def _build(connection: Any, model: type[M], names: tuple[str, ...], rows: Sequen
     return found
 
 
+_IDLE = 0  # psycopg.pq.TransactionStatus.IDLE: connected, no transaction open
 # Where a connection's wrapper keeps the cursor these reads use again: (the driver's connection, cursor).
 _KEPT = "_segnapunti_rows_cursor"
 
@@ -141,6 +143,32 @@ class _Guarded:
 
     def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
         self.db.wrap_database_errors.__exit__(kind, error, trace)
+
+
+def _execute(cursor: Any, sql: str, params: list[Any]) -> None:
+    """Run the statement. On the kept cursor, when the driver would first open the transaction with a
+    ``BEGIN`` of its own (a transaction asked for, none open yet: the first read of a write, such as a
+    move's locked hand), its ``BEGIN`` goes in the statement's message instead: one round trip, not two.
+    The transaction that results is the driver's own, as if it had sent it (the same command, isolation
+    level included); only the driver's manual-commit flag is set aside while that message is sent, so
+    that it does not send its own first."""
+    raw = getattr(cursor, "connection", None)
+    if (
+        not isinstance(cursor, CursorWrapper)  # the kept cursor itself, not Django's wrapper
+        and raw is not None
+        and getattr(raw, "_autocommit", True) is False
+        and getattr(raw, "_pipeline", True) is None
+        and raw.pgconn.transaction_status == _IDLE
+    ):
+        start = raw._get_tx_start_command().decode()
+        raw._autocommit = True
+        try:
+            cursor.execute(f"{start}; {sql}", params)
+        finally:
+            raw._autocommit = False
+        cursor.nextset()  # past the BEGIN's own result
+        return
+    cursor.execute(sql, params)
 
 
 def _names(cursor: Any) -> tuple[str, ...]:

@@ -111,3 +111,58 @@ def test_a_broken_transaction_is_refused_before_the_read(match: Match) -> None:
         with pytest.raises(TransactionManagementError):
             instances(Match, f"SELECT * FROM {Match._meta.db_table} WHERE id = %s", [match.pk])
         connection.needs_rollback = False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_begin_goes_in_the_message_of_a_transactions_first_read(tmp_path: Any) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's kept cursor")
+    import psycopg
+    from psycopg.pq import TransactionStatus
+
+    club = ClubFactory()
+    made = match_create(club=club, game="tressette", seats=["a", "b", "c", "d"], options={"target": 21})
+    db = connections["default"]
+    db.ensure_connection()
+    raw = db.connection
+    sql = f"SELECT * FROM {Hand._meta.db_table} WHERE match_id = %s FOR UPDATE"
+    other = psycopg.connect(**db.get_connection_params(), autocommit=True)
+    trace = tmp_path / "trace"
+    with trace.open("w") as out:
+        raw.pgconn.trace(out.fileno())
+        try:
+            with transaction.atomic():
+                (hand,) = instances(Hand, sql, [made.pk])
+                assert raw.pgconn.transaction_status == TransactionStatus.INTRANS
+                assert fields(hand) == fields(Hand.objects.get(pk=hand.pk))
+                with pytest.raises(psycopg.errors.LockNotAvailable):  # locked until the block ends
+                    other.execute(
+                        f"SELECT 1 FROM {Hand._meta.db_table} WHERE id = %s FOR UPDATE NOWAIT", [hand.pk]
+                    )
+                Hand.objects.filter(pk=hand.pk).update(flagged=True)
+                transaction.set_rollback(True)
+        finally:
+            raw.pgconn.untrace()
+    assert raw.pgconn.transaction_status == TransactionStatus.IDLE
+    assert Hand.objects.get(pk=hand.pk).flagged is False  # rolled back with the transaction
+    other.execute(f"SELECT 1 FROM {Hand._meta.db_table} WHERE id = %s FOR UPDATE NOWAIT", [hand.pk])
+    other.close()
+    sent = [
+        line.split("\t", 4)[-1].strip().strip('"')
+        for line in trace.read_text().splitlines()
+        if "\tF\t" in line and "\tQuery\t" in line
+    ]
+    assert sent[0].startswith("BEGIN; SELECT * FROM")  # one message: no BEGIN of its own before it
+    assert "BEGIN" not in sent
+    assert sent[-1] == "ROLLBACK"
+
+    with transaction.atomic():  # already in a transaction: nothing added
+        Match.objects.filter(pk=made.pk).update(title="y")
+        trace.write_text("")
+        with trace.open("w") as out:
+            raw.pgconn.trace(out.fileno())
+            try:
+                instances(Hand, sql, [made.pk])
+            finally:
+                raw.pgconn.untrace()
+    assert "BEGIN" not in trace.read_text()
