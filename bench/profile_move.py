@@ -16,11 +16,16 @@ statement of one move. For instructions, count two sizes under callgrind and tak
     PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p \\
         .venv/bin/python bench/profile_move.py --moves 40 --warmup 40
     (the same with --moves 0; the difference is 40 moves)
+
+Counting the statements installs an execute wrapper, and with one the store makes a new wrapped cursor
+for each statement instead of using the ones it keeps (so that Django sees each): ``--bare`` counts
+none and runs the moves as gunicorn does.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import io
 import json
@@ -142,6 +147,13 @@ def main() -> None:
     parser.add_argument("--server", default="", help="HOST:PORT: post to this server instead, over HTTP")
     parser.add_argument("--server-pids", default="", help="the server's processes, for their processor time")
     parser.add_argument("--queries", action="store_true", help="print the statements of one move")
+    parser.add_argument(
+        "--bare",
+        action="store_true",
+        help="count no statements: no execute wrapper, which makes the store (and anything else that"
+        " keeps its cursors) make new wrapped ones for Django to see each statement; with it the moves"
+        " run as under gunicorn",
+    )
     args = parser.parse_args()
 
     club = Club.objects.create(name=f"Profile club {time.time_ns()}")
@@ -181,7 +193,7 @@ def main() -> None:
     pids = [int(p) for p in args.server_pids.split()]
     before_server = sum(backend_seconds(p) for p in pids)
     before_backend = backend_seconds(backend)
-    with connection.execute_wrapper(counting):
+    with contextlib.nullcontext() if args.bare else connection.execute_wrapper(counting):
         started = time.process_time()
         if profiler:
             profiler.enable()
@@ -201,7 +213,12 @@ def main() -> None:
     else:
         said = (
             f"worker {used / n * 1000:.3f} ms of processor per move, its backend"
-            f" {used_backend / n * 1000:.3f} ms; {count[0] / n:.2f} statements per move through Django"
+            f" {used_backend / n * 1000:.3f} ms; "
+            + (
+                "statements not counted (--bare)"
+                if args.bare
+                else f"{count[0] / n:.2f} statements per move through Django"
+            )
         )
     print(f"{where}: {said}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Model
 
 M = TypeVar("M", bound=Model)
@@ -37,12 +38,37 @@ def instances(
     ``then``: ``sql`` is several SELECTs sent in one message (PostgreSQL), the first one's rows the
     instances; the rows of each of the others, as the database gives them, are added to this list."""
     connection = connections[DEFAULT_DB_ALIAS]  # this thread's own, not the proxy all threads share
-    with connection.cursor() as cursor:
-        cursor.execute(sql, list(params))
+    with _cursor(connection) as cursor:
+        _execute(cursor, sql, list(params))
         names = _names(cursor)
         rows = cursor.fetchall()
         while then is not None and cursor.nextset():
             then.append(cursor.fetchall())
+    return _build(connection, model, names, rows)
+
+
+def instance_sets(queries: Sequence[tuple[type[Model], str, Sequence[Any]]]) -> list[list[Any]]:
+    """Several reads at once: for each ``(model, sql, params)``, the rows its SELECT gives as instances
+    of the model, as :func:`instances` makes them. On PostgreSQL the statements go in one message, one
+    round trip (bound here: each runs in its own snapshot, in order); elsewhere one after the other."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    found: list[list[Any]] = []
+    with _cursor(connection) as cursor:
+        if connection.vendor == "postgresql":
+            _execute(cursor, "; ".join(sql for _, sql, _ in queries), [p for _, _, ps in queries for p in ps])
+            for i, (model, _, _) in enumerate(queries):
+                if i:
+                    cursor.nextset()
+                found.append(_build(connection, model, _names(cursor), cursor.fetchall()))
+            return found
+        for model, sql, params in queries:
+            cursor.execute(sql, list(params))
+            found.append(_build(connection, model, _names(cursor), cursor.fetchall()))
+    return found
+
+
+def _build(connection: Any, model: type[M], names: tuple[str, ...], rows: Sequence[Any]) -> list[M]:
+    """The rows as instances of ``model``, their columns named ``names``."""
     if not rows:
         return []
     plans = _plans.setdefault(connection, {})
@@ -66,10 +92,89 @@ def instances(
     return found
 
 
+_IDLE = 0  # psycopg.pq.TransactionStatus.IDLE: connected, no transaction open
+# Where a connection's wrapper keeps the cursor these reads use again: (the driver's connection, cursor).
+_KEPT = "_segnapunti_rows_cursor"
+
+
+def _cursor(connection: Any) -> Any:
+    """A cursor for a ``with`` block. On PostgreSQL, the connection's own kept cursor, of the class Django
+    makes (binding in the client), used again by every read on that driver connection: making a cursor
+    and Django's wrapper around it cost about as much client time as one of these reads (issue 29). It
+    is checked and guarded as Django's wrapper would: the connection's health check before its first use
+    in a request, the thread, a broken transaction refused, the driver's errors raised as Django's.
+    Where Django must see each statement (``DEBUG``, ``CaptureQueriesContext``, an execute wrapper), the
+    connection is shared between threads, or the cursor would need a time zone of its own, Django's
+    cursor as before."""
+    if (
+        connection.vendor != "postgresql"
+        or connection.queries_logged
+        or connection.execute_wrappers
+        or connection.allow_thread_sharing
+    ):
+        return connection.cursor()
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    raw = connection.connection
+    kept = connection.__dict__.get(_KEPT)
+    if kept is None or kept[0] is not raw or kept[1].closed:
+        from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
+        from psycopg.pq import Format
+
+        if connection.timezone != raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
+            return connection.cursor()  # Django's registers the time zone on its cursor
+        kept = connection.__dict__[_KEPT] = (raw, raw.cursor())
+    connection.validate_thread_sharing()
+    return _Guarded(connection, kept[1])
+
+
+class _Guarded:
+    """The kept cursor inside a ``with`` block, run as Django's wrapper runs a statement; the block's end
+    leaves it open."""
+
+    __slots__ = ("cursor", "db")
+
+    def __init__(self, db: Any, cursor: Any) -> None:
+        self.db, self.cursor = db, cursor
+
+    def __enter__(self) -> Any:
+        self.db.validate_no_broken_transaction()
+        return self.cursor
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        self.db.wrap_database_errors.__exit__(kind, error, trace)
+
+
+def _execute(cursor: Any, sql: str, params: list[Any]) -> None:
+    """Run the statement. On the kept cursor, when the driver would first open the transaction with a
+    ``BEGIN`` of its own (a transaction asked for, none open yet: the first read of a write, such as a
+    move's locked hand), its ``BEGIN`` goes in the statement's message instead: one round trip, not two.
+    The transaction that results is the driver's own, as if it had sent it (the same command, isolation
+    level included); only the driver's manual-commit flag is set aside while that message is sent, so
+    that it does not send its own first."""
+    raw = getattr(cursor, "connection", None)
+    if (
+        not isinstance(cursor, CursorWrapper)  # the kept cursor itself, not Django's wrapper
+        and raw is not None
+        and getattr(raw, "_autocommit", True) is False
+        and getattr(raw, "_pipeline", True) is None
+        and raw.pgconn.transaction_status == _IDLE
+    ):
+        start = raw._get_tx_start_command().decode()
+        raw._autocommit = True
+        try:
+            cursor.execute(f"{start}; {sql}", params)
+        finally:
+            raw._autocommit = False
+        cursor.nextset()  # past the BEGIN's own result
+        return
+    cursor.execute(sql, params)
+
+
 def _names(cursor: Any) -> tuple[str, ...]:
     """The columns' names. psycopg's ``description`` builds an object for every column of every
     statement (a wide ``SELECT *`` on the path of every move); its result has the bare names."""
-    result = getattr(cursor.cursor, "pgresult", None)
+    result = getattr(getattr(cursor, "cursor", cursor), "pgresult", None)
     if result is None:
         return tuple(column[0] for column in cursor.description)
     return tuple(bytes(result.fname(i) or b"").decode() for i in range(result.nfields))

@@ -482,6 +482,19 @@ def match_list(*, user: Any, club_id: int | None = None) -> QuerySet[Match]:
     return matches.filter(readable).distinct()
 
 
+def match_with_viewer_sql(viewer: str = "%s") -> str:
+    """The statement :func:`match_get` reads a match with: the match's row with ``viewer_role`` and
+    ``viewer_assigned`` for the user whose id is the SQL expression ``viewer`` (``%s`` by default); its
+    parameters are those of ``viewer`` twice, then the match's id."""
+    return (
+        f"SELECT m.*, (SELECT role FROM {Membership._meta.db_table} ms"
+        f" WHERE ms.club_id = m.club_id AND ms.user_id = {viewer}) AS viewer_role,"
+        f" EXISTS (SELECT 1 FROM {Match.scorers.through._meta.db_table} s"
+        f" WHERE s.match_id = m.id AND s.user_id = {viewer}) AS viewer_assigned"
+        f" FROM {Match._meta.db_table} m WHERE m.id = %s"
+    )
+
+
 def match_get(match_id: int, user: Any = None) -> Match:
     """The match, or 404; with ``user``, his role in its club and whether he scores it come in the same
     query (what the permissions ask). The club is not joined: the API needs its id only.
@@ -491,14 +504,7 @@ def match_get(match_id: int, user: Any = None) -> Match:
     """
     if user is None or not user.is_authenticated:
         return get_object_or_404(Match, pk=match_id)
-    sql = (
-        f"SELECT m.*, (SELECT role FROM {Membership._meta.db_table} ms"
-        " WHERE ms.club_id = m.club_id AND ms.user_id = %s) AS viewer_role,"
-        f" EXISTS (SELECT 1 FROM {Match.scorers.through._meta.db_table} s"
-        " WHERE s.match_id = m.id AND s.user_id = %s) AS viewer_assigned"
-        f" FROM {Match._meta.db_table} m WHERE m.id = %s"
-    )
-    found = instances(Match, sql, [user.pk, user.pk, match_id])
+    found = instances(Match, match_with_viewer_sql(), [user.pk, user.pk, match_id])
     if not found:
         raise Http404("no such match")
     return found[0]

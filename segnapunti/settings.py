@@ -286,6 +286,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "segnapunti.openapi.AutoSchema",
     # One error body for the whole API: {"code", "message", "field"} (scoring/api/errors.py).
     "EXCEPTION_HANDLER": "scoring.api.errors.exception_handler",
+    # DRF's negotiation, answering a plain JSON client's Accept (none, */*, application/json) at once.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "common.negotiation.QuickContentNegotiation",
     # JSON read so that no body can crash a request (common/safejson.py).
     # JSON only: the API's bodies are nested (moves, records), which forms cannot carry; the token
     # endpoint alone also reads forms (scoring/api/login.py).

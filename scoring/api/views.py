@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.http import QueryDict
+from django.http import Http404, QueryDict
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
@@ -33,6 +33,7 @@ from common.api import (
 from common.converters import ID_MAX
 from common.errors import Refused
 from scoring import selectors, services
+from scoring.api.auth import match_read
 from scoring.api.errors import exception_handler as error_answer
 from scoring.api.login import refuse_unknown_keys
 from scoring.api.permissions import MatchAccess
@@ -339,8 +340,19 @@ class MatchApi(APIView):
     permission_classes = [MatchAccess]
     access: dict[str, str] = {"GET": "read"}
 
+    # Whether the token's authentication reads the match with its user, in one message (scoring.api.auth):
+    # for the views whose every request reads it first thing, a scorer's writes.
+    match_with_token = False
+
     def get_match(self, match_id: int) -> Match:
-        match = selectors.match_get(match_id, self.request.user)
+        user = self.request.user
+        read, kept = match_read(self.request, match_id, user)
+        if not read:
+            match = selectors.match_get(match_id, user)
+        elif kept is None:
+            raise Http404("no such match")  # as match_get answers
+        else:
+            match = kept
         self.check_object_permissions(self.request, match)
         return match
 
@@ -600,6 +612,7 @@ class HandAuditApi(MatchApi):
 # ---- moves and undo ---------------------------------------------------------------------------------
 class MoveAppendApi(MatchApi):
     access = {"POST": "record"}
+    match_with_token = True
 
     class InputSerializer(VersionedInput):
         class Meta:
@@ -691,6 +704,7 @@ class MoveQueueApi(MatchApi):
     """A device's queue of moves, recorded in one request (issue 27, docs/offline.md)."""
 
     access = {"POST": "record"}
+    match_with_token = True
 
     class InputSerializer(serializers.Serializer[Any]):
         class Meta:
