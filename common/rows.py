@@ -158,6 +158,7 @@ def _execute(cursor: Any, sql: str, params: list[Any]) -> None:
         and raw is not None
         and getattr(raw, "_autocommit", True) is False
         and getattr(raw, "_pipeline", True) is None
+        and hasattr(raw, "_get_tx_start_command")  # psycopg 3.3's; any other falls back to its own BEGIN
         and raw.pgconn.transaction_status == _IDLE
     ):
         start = raw._get_tx_start_command().decode()
