@@ -533,6 +533,10 @@ class Search:
             if self._over(leading, other):
                 # The team on lead wins every trick left.
                 return (self._every(live, trick_no, left),) * 2 if on_side else (0, 0)
+            alone = hands[leader]
+            if alone != leading and self._over(alone, live & ~alone):
+                # So does the leader alone, above his partners' cards too: he keeps the lead.
+                return (self._every(live, trick_no, left),) * 2 if on_side else (0, 0)
             if other and self._over(other, leading):
                 # The other team would win every trick once on lead. Where every card the leader may lead
                 # is of a suit it holds (not the card that never wins, after which a partner's card could
