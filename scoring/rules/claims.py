@@ -713,6 +713,8 @@ class Search:
             if hint in moves and moves[0] != hint:
                 moves = [hint, *(c for c in moves if c != hint)]
             chosen = moves[0]
+        elif r.lead_order and len(trick) == 2 and self.seats == 4 and len(moves) > 1 and not self.careless:
+            moves = self._third_order(hands, seat, moves, top)
         for card in moves:
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
@@ -809,6 +811,33 @@ class Search:
                         keyed.append((1 if to_partner else 2, rank[c], c))
         keyed.sort()
         return [c for _k, _r, c in keyed]
+
+    def _third_order(
+        self, hands: list[int], seat: int, moves: list[int], top: tuple[int, int, int]
+    ) -> list[int]:
+        """The third card of a trick of four (Tressette), for a player who wants the trick, where the last
+        player could take it over (holding a higher card of the suit led) or an opponent wins it so far: first
+        the cards that beat both (lowest first), then those that lose (lightest first), then those that win
+        only until the last player overtakes. Where the partner's card wins and the last player cannot beat
+        it, the memoised order stands (the heaviest card that loses first)."""
+        r = self.rules
+        rank, weight, suit = r.rank, r.weight, r.suit
+        led, top_v, top_seat = top
+        fourth = hands[self.after[seat]] & r.suit_mask[led]
+        t4 = rank[fourth.bit_length() - 1] if fourth else -1
+        if self.on_side[top_seat] == self.on_side[seat] and top_v > t4:
+            return moves
+        keyed = []
+        for c in moves:
+            v = rank[c] if suit[c] == led else -1
+            if v > top_v and v > t4:
+                keyed.append((0, v, c))
+            elif v <= top_v:
+                keyed.append((1, weight[c] * 100 + v, c))
+            else:
+                keyed.append((2, v, c))
+        keyed.sort()
+        return [c for _k, _v, c in keyed]
 
     # -- the careless value: every player minimises, so it is the least value over every line of play
     def minimum(self, cap: int) -> int:
