@@ -715,6 +715,8 @@ class Search:
             chosen = moves[0]
         elif r.lead_order and len(trick) == 2 and self.seats == 4 and len(moves) > 1 and not self.careless:
             moves = self._third_order(hands, seat, moves, top)
+        elif r.lead_order and len(trick) == 1 and self.seats == 4 and len(moves) > 1 and not self.careless:
+            moves = self._second_order(hands, seat, moves, top)
         for card in moves:
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
@@ -836,6 +838,35 @@ class Search:
                 keyed.append((1, weight[c] * 100 + v, c))
             else:
                 keyed.append((2, v, c))
+        keyed.sort()
+        return [c for _k, _v, c in keyed]
+
+    def _second_order(
+        self, hands: list[int], seat: int, moves: list[int], top: tuple[int, int, int]
+    ) -> list[int]:
+        """The second card of a trick of four (Tressette), for a player who wants the trick, ordered against
+        the highest cards of the suit led of the two players after him. Where his partner (the last) holds
+        a card above the lead and above every card of the third player there, the heaviest card that loses
+        first (the partner can take the trick); otherwise a card that beats the lead and the third player
+        first (lowest first), then the lightest that loses, then those the third player could overtake."""
+        r = self.rules
+        rank, weight, suit = r.rank, r.weight, r.suit
+        led, top_v, _top_seat = top
+        third = self.after[seat]
+        held = hands[third] & r.suit_mask[led]
+        t3 = rank[held.bit_length() - 1] if held else -1
+        held = hands[self.after[third]] & r.suit_mask[led]
+        t4 = rank[held.bit_length() - 1] if held else -1
+        partner_wins = t4 > top_v and t4 > t3
+        keyed = []
+        for c in moves:
+            v = rank[c] if suit[c] == led else -1
+            if v > top_v and v > t3:
+                keyed.append((2 if partner_wins else 0, v, c))
+            elif v <= top_v:
+                keyed.append((1, (-weight[c] if partner_wins else weight[c]) * 100 + v, c))
+            else:
+                keyed.append((3, v, c))
         keyed.sort()
         return [c for _k, _v, c in keyed]
 
