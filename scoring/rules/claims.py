@@ -786,7 +786,7 @@ class Search:
         """The leads of a player who wants the tricks, in an order fitted to the position (the memoised order
         knows only the leader's cards): first the cards above every card of the other team in their suit,
         highest first (cashed); then low cards of a suit whose highest card is the partner's (led to him);
-        then the rest, lowest first. (Tressette for four: a fifth fewer nodes.)"""
+        then the rest, lowest first. (Tressette for four at 7 tricks: 13 to 15% fewer nodes.)"""
         r = self.rules
         partners, opponents = self.teams[seat]
         theirs = 0
