@@ -88,6 +88,8 @@ class Rules:
     # per_player rounding (Tressette): the gain of a trick depends on residues kept in ``extra``
     gain: Callable[[list[tuple[int, int]], int, int, Any], tuple[int, Any]] | None = None
     follow_suit: bool = False
+    # Leads ordered by the position (Tressette): see :meth:`Search._lead_order`.
+    lead_order: bool = False
 
     def __post_init__(self) -> None:
         n = len(self.cards)
@@ -539,6 +541,10 @@ class Search:
             if self._over(leading, other):
                 # The team on lead wins every trick left.
                 return (self._every(live, trick_no, left),) * 2 if on_side else (0, 0)
+            alone = hands[leader]
+            if alone != leading and self._over(alone, live & ~alone):
+                # So does the leader alone, above his partners' cards too: he keeps the lead.
+                return (self._every(live, trick_no, left),) * 2 if on_side else (0, 0)
             if other and self._over(other, leading):
                 # The other team would win every trick once on lead. Where every card the leader may lead
                 # is of a suit it holds (not the card that never wins, after which a partner's card could
@@ -709,10 +715,16 @@ class Search:
             if self.lead_order is not None and len(moves) > 1:
                 moves = self.lead_order(self, hands, seat, moves)
             # The lead that decided this position in an earlier search first.
+            if r.lead_order and len(moves) > 1 and not self.careless:
+                moves = self._lead_order(hands, seat, moves)
             hint = self._hint
             if hint in moves and moves[0] != hint:
                 moves = [hint, *(c for c in moves if c != hint)]
             chosen = moves[0]
+        elif r.lead_order and len(trick) == 2 and self.seats == 4 and len(moves) > 1 and not self.careless:
+            moves = self._third_order(hands, seat, moves, top)
+        elif r.lead_order and len(trick) == 1 and self.seats == 4 and len(moves) > 1 and not self.careless:
+            moves = self._second_order(hands, seat, moves, top)
         for card in moves:
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
@@ -777,6 +789,94 @@ class Search:
             self._lead = chosen
         assert best is not None
         return best
+
+    def _lead_order(self, hands: list[int], seat: int, moves: list[int]) -> list[int]:
+        """The leads of a player who wants the tricks, in an order fitted to the position (the memoised order
+        knows only the leader's cards): first the cards above every card of the other team in their suit,
+        highest first (cashed); then low cards of a suit whose highest card is the partner's (led to him);
+        then the rest, lowest first. (Tressette for four at 7 tricks: 13 to 15% fewer nodes.)"""
+        r = self.rules
+        partners, opponents = self.teams[seat]
+        theirs = 0
+        for s in opponents:
+            theirs |= hands[s]
+        ours = 0
+        for s in partners:
+            ours |= hands[s]
+        mine = hands[seat]
+        rank = r.rank
+        keyed = []
+        for _s, off, full in r.spans:
+            held = (mine >> off) & full
+            if not held:
+                continue
+            top = ((theirs >> off) & full).bit_length()  # their highest card's place + 1, or 0
+            to_partner = ((ours >> off) & full).bit_length() > top
+            for c in moves:
+                place = c - off
+                if place >= 0 and held >> place & 1:
+                    if place >= top:
+                        keyed.append((0, -rank[c], c))
+                    else:
+                        keyed.append((1 if to_partner else 2, rank[c], c))
+        keyed.sort()
+        return [c for _k, _r, c in keyed]
+
+    def _third_order(
+        self, hands: list[int], seat: int, moves: list[int], top: tuple[int, int, int]
+    ) -> list[int]:
+        """The third card of a trick of four (Tressette), for a player who wants the trick, where the last
+        player could take it over (holding a higher card of the suit led) or an opponent wins it so far: first
+        the cards that beat both (lowest first), then those that lose (lightest first), then those that win
+        only until the last player overtakes. Where the partner's card wins and the last player cannot beat
+        it, the memoised order stands (the heaviest card that loses first)."""
+        r = self.rules
+        rank, weight, suit = r.rank, r.weight, r.suit
+        led, top_v, top_seat = top
+        fourth = hands[self.after[seat]] & r.suit_mask[led]
+        t4 = rank[fourth.bit_length() - 1] if fourth else -1
+        if self.on_side[top_seat] == self.on_side[seat] and top_v > t4:
+            return moves
+        keyed = []
+        for c in moves:
+            v = rank[c] if suit[c] == led else -1
+            if v > top_v and v > t4:
+                keyed.append((0, v, c))
+            elif v <= top_v:
+                keyed.append((1, weight[c] * 100 + v, c))
+            else:
+                keyed.append((2, v, c))
+        keyed.sort()
+        return [c for _k, _v, c in keyed]
+
+    def _second_order(
+        self, hands: list[int], seat: int, moves: list[int], top: tuple[int, int, int]
+    ) -> list[int]:
+        """The second card of a trick of four (Tressette), for a player who wants the trick, ordered against
+        the highest cards of the suit led of the two players after him. Where his partner (the last) holds
+        a card above the lead and above every card of the third player there, the heaviest card that loses
+        first (the partner can take the trick); otherwise a card that beats the lead and the third player
+        first (lowest first), then the lightest that loses, then those the third player could overtake."""
+        r = self.rules
+        rank, weight, suit = r.rank, r.weight, r.suit
+        led, top_v, _top_seat = top
+        third = self.after[seat]
+        held = hands[third] & r.suit_mask[led]
+        t3 = rank[held.bit_length() - 1] if held else -1
+        held = hands[self.after[third]] & r.suit_mask[led]
+        t4 = rank[held.bit_length() - 1] if held else -1
+        partner_wins = t4 > top_v and t4 > t3
+        keyed = []
+        for c in moves:
+            v = rank[c] if suit[c] == led else -1
+            if v > top_v and v > t3:
+                keyed.append((2 if partner_wins else 0, v, c))
+            elif v <= top_v:
+                keyed.append((1, (-weight[c] if partner_wins else weight[c]) * 100 + v, c))
+            else:
+                keyed.append((3, v, c))
+        keyed.sort()
+        return [c for _k, _v, c in keyed]
 
     # -- the careless value: every player minimises, so it is the least value over every line of play
     def minimum(self, cap: int) -> int:
@@ -1392,7 +1492,17 @@ def _tressette(game: Any, state: Any, claim: Claim, hands: Sequence[frozenset[st
             delta = points(u + add, left_now == 1) - points(u, False)
             return delta, (*extra[:k], (u + add) % 3, *extra[k + 1 :])
 
-        rules = Rules(cards, suit, rank, weight, None, legal=_follow_legal(ref), gain=gain, follow_suit=True)
+        rules = Rules(
+            cards,
+            suit,
+            rank,
+            weight,
+            None,
+            legal=_follow_legal(ref),
+            gain=gain,
+            follow_suit=True,
+            lead_order=True,
+        )
         ref.append(rules)
         base = sum(points(units[s], False) for s in side)
         pos = Position(
@@ -1408,7 +1518,15 @@ def _tressette(game: Any, state: Any, claim: Claim, hands: Sequence[frozenset[st
         return Question(pos, claimed, claimed - base, "points", lambda v: base + v, _seat(claim), side)
     acc = sum(units[s] for s in side)
     rules = Rules(
-        cards, suit, rank, weight, None, last_bonus=last, legal=_follow_legal(ref), follow_suit=True
+        cards,
+        suit,
+        rank,
+        weight,
+        None,
+        last_bonus=last,
+        legal=_follow_legal(ref),
+        follow_suit=True,
+        lead_order=True,
     )
     ref.append(rules)
     pos = Position(

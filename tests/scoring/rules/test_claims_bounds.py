@@ -633,3 +633,41 @@ def test_a_misere_player_with_everyone_s_help_takes_only_what_the_duels_allow() 
     search = Search(Position(rules, SEATS, hands, 0, side, 1, 3), careless=True, deadline=0, counter=[0])
     assert exact(rules, hands, 0, 1, side, careless=True) == -1
     assert _duel_floor(search, hands, 1) == -1
+
+
+# ---- a leader alone above every other card, his partner's too ----------------------------------------------
+@settings(max_examples=examples(300))
+@given(deal=penalty_deals(), careless=st.booleans(), top=st.booleans())
+def test_a_leader_whose_every_card_is_above_all_the_others_wins_every_trick_against_a_plain_minimax(
+    deal: tuple[Rules, list[int], int, frozenset[int]], careless: bool, top: bool
+) -> None:
+    """Where the leader alone holds in each suit only cards above every other player's there (his
+    partners' too: he keeps the lead), no trump against him, the bounds are the exact value. ``top``: the
+    leader's hand made the top cards of the suits (the nearest to the top of their suit first), the other
+    cards dealt round the others as they were."""
+    rules, hands, leader, side = deal
+    left = hands[0].bit_count()
+    if top:
+        n = len(rules.cards)
+        height = {s: max(rules.rank[c] for c in range(n) if rules.suit[c] == s) for s in set(rules.suit)}
+        order = sorted(range(n), key=lambda c: (height[rules.suit[c]] - rules.rank[c], c))
+        mine = order[:left]
+        rest = iter(order[left:])
+        hands = [
+            sum(1 << c for c in mine) if seat == leader else sum(1 << next(rest) for _k in range(left))
+            for seat in range(SEATS)
+        ]
+    search = Search(
+        Position(rules, SEATS, hands, leader, side, 1, left),
+        careless=careless,
+        deadline=float("inf"),
+        counter=[0],
+    )
+    live = 0
+    for h in hands:
+        live |= h
+    lo, hi = search._bounds(list(hands), leader, live, 1, left)
+    value = minimax(rules, hands, leader, careless, side)
+    assert lo <= value <= hi
+    if search._over(hands[leader], live & ~hands[leader]):
+        assert lo == hi == value
