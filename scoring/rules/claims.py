@@ -714,9 +714,9 @@ class Search:
         if leading:
             if self.lead_order is not None and len(moves) > 1:
                 moves = self.lead_order(self, hands, seat, moves)
-            # The lead that decided this position in an earlier search first.
             if r.lead_order and len(moves) > 1 and not self.careless:
                 moves = self._lead_order(hands, seat, moves)
+            # The lead that decided this position in an earlier search first.
             hint = self._hint
             if hint in moves and moves[0] != hint:
                 moves = [hint, *(c for c in moves if c != hint)]
