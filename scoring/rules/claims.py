@@ -16,11 +16,14 @@ compact form (cards as bits, one hand an int) and an exact search answers it:
 * bounds before any search: masters the side on lead can cash one after the other (a partner following
   low, one who must overtake ending the cashing), and, where only tricks count and there are trumps, the
   tricks each side's trumps win however anyone plays; a team on lead that wins every trick however anyone
-  plays (and, where only penalties count, such a team led into) gives the exact value; the best and the
-  careless searches bound each other;
+  plays (and, where only penalties count, such a team led into), or a leader whose every card is above all
+  the others' (his partners' too), gives the exact value; the best and the careless searches bound each
+  other;
 * move ordering: a card that wins the trick first when the player wants the trick, a low one otherwise
   (the heaviest that loses, when nobody wants it); the lead that decided a position first when it comes
-  again;
+  again; in the best search of Tressette's claims in points and of Barbù's penalty contracts, the leads
+  (and Tressette for four's second and third cards) ordered by what the others hold above them; Barbù's
+  penalties found from the upper bound down rather than by bisection;
 * a time budget (default 2 s): when it runs out the answer is ``undecided``, with the bounds proved.
 
 "Careless" play is the claimer's side playing any legal card: the least value over every line of play,
