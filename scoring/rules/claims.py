@@ -1910,21 +1910,19 @@ def check_keyed_hands(
 
 
 # ---- answering a claim ----------------------------------------------------------------------------------
-def _exact(search: Search, lo: int, hi: int, unit: Callable[[int], int]) -> tuple[int, int]:
+def _exact(
+    search: Search, lo: int, hi: int, unit: Callable[[int], int], *, down: bool = False
+) -> tuple[int, int]:
     """Narrow the bounds [lo, hi] of a value down to one value in the claim's unit (``unit`` maps the
-    internal value to it, monotonic: Tressette's points are thirds) with zero-window searches: bisection
-    at the unit's boundaries, each search narrowing by the bound it returns (fail-soft)."""
+    internal value to it, monotonic: Tressette's points are thirds) with zero-window searches, each asked
+    at a boundary of the unit and narrowing by the bound it returns (fail-soft): by bisection, or with
+    ``down`` from the top down (Barbù's penalties, see :func:`_penalty_leads`): each search then asks
+    whether the value reaches the upper bound proved so far, and a failure lowers that bound to what the
+    search returns. The searches that fail are cheap there (one good defence each time the claimer
+    moves), and the one that succeeds is asked at the value itself, not below it, where its proof is no
+    cheaper and a bisection would need another."""
     while unit(lo) != unit(hi):
-        need = (lo + hi + 1) // 2
-        # The least internal value of a unit: a search there decides between whole units.
-        up = need
-        while up <= hi and unit(up) == unit(up - 1):
-            up += 1
-        if up <= hi:
-            need = up
-        else:
-            while unit(need) == unit(need - 1):
-                need -= 1
+        need = _probe_down(lo, hi, unit) if down else _probe_middle(lo, hi, unit)
         g = search.value(need)
         if g >= need:
             lo = max(lo, g)
@@ -1933,23 +1931,26 @@ def _exact(search: Search, lo: int, hi: int, unit: Callable[[int], int]) -> tupl
     return lo, hi
 
 
-def _exact_down(search: Search, lo: int, hi: int, unit: Callable[[int], int]) -> tuple[int, int]:
-    """:func:`_exact` by searches from the top down (Barbù's penalties, see :func:`_penalty_leads`): each
-    asks whether the value reaches the upper bound proved so far, and a failure lowers that bound to
-    what the search returns. The searches that fail are cheap there (one good defence each time the
-    claimer moves), and the one that succeeds is asked at the value itself, not below it, where its
-    proof is no cheaper and a bisection would need another."""
-    while unit(lo) != unit(hi):
-        need = hi
-        # The least internal value of hi's unit: a search there decides between whole units.
-        while need > lo + 1 and unit(need - 1) == unit(hi):
-            need -= 1
-        g = search.value(need)
-        if g >= need:
-            lo = max(lo, g)
-        else:
-            hi = min(hi, g)
-    return lo, hi
+def _probe_middle(lo: int, hi: int, unit: Callable[[int], int]) -> int:
+    """Where a bisection of [lo, hi] asks: the least internal value of a unit (a search there decides
+    between whole units) at or above the middle, or below it when none is."""
+    need = (lo + hi + 1) // 2
+    up = need
+    while up <= hi and unit(up) == unit(up - 1):
+        up += 1
+    if up <= hi:
+        return up
+    while unit(need) == unit(need - 1):
+        need -= 1
+    return need
+
+
+def _probe_down(lo: int, hi: int, unit: Callable[[int], int]) -> int:
+    """Where the search from the top down asks: the least internal value of ``hi``'s unit (above ``lo``)."""
+    need = hi
+    while need > lo + 1 and unit(need - 1) == unit(hi):
+        need -= 1
+    return need
 
 
 def _least(search: Search, lo: int, cap: int) -> int:
@@ -2085,8 +2086,8 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
             # Below its upper bound plus one, the least value found is exact.
             least = _least(careless, care_b[0], care_b[1] + 1)
             care_b = [least, least]
-        exact = _exact_down if best.lead_order is not None else _exact
-        best_b = list(exact(best, max(best_b[0], care_b[0]), best_b[1], q.to_unit))
+        down = best.lead_order is not None
+        best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1], q.to_unit, down=down))
     except OutOfTime:
         pass  # the verdict stands if it was reached; the values not found are given as bounds
     elapsed = (time.perf_counter() - start) * 1000

@@ -18,7 +18,7 @@ from scoring.rules.claims import (
     Search,
     _duel,
     _duel_floor,
-    _exact_down,
+    _exact,
     _follow_legal,
     _least,
 )
@@ -114,19 +114,32 @@ def deals(draw: Any) -> tuple[Rules, list[int], int]:
     return rules, hands, draw(st.integers(0, SEATS - 1))
 
 
+def before_search(
+    rules: Rules, hands: list[int], leader: int, side: frozenset[int], careless: bool
+) -> tuple[Search, int, int, int]:
+    """A search of the deal from its first trick, the cards live, and the bounds the search finds before
+    searching: ``(search, live, lo, hi)``."""
+    left = hands[0].bit_count()
+    search = Search(
+        Position(rules, SEATS, hands, leader, side, 1, left),
+        careless=careless,
+        deadline=float("inf"),
+        counter=[0],
+    )
+    live = 0
+    for h in hands:
+        live |= h
+    lo, hi = search._bounds(list(hands), leader, live, 1, left)
+    return search, live, lo, hi
+
+
 @settings(max_examples=examples(400))
 @given(deal=deals(), careless=st.booleans())
 def test_the_bounds_before_search_hold_against_a_plain_minimax(
     deal: tuple[Rules, list[int], int], careless: bool
 ) -> None:
     rules, hands, leader = deal
-    left = hands[0].bit_count()
-    pos = Position(rules, SEATS, hands, leader, SIDE, 1, left)
-    search = Search(pos, careless=careless, deadline=float("inf"), counter=[0])
-    live = 0
-    for h in hands:
-        live |= h
-    lo, hi = search._bounds(list(hands), leader, live, 1, left)
+    search, _, lo, hi = before_search(rules, hands, leader, SIDE, careless)
     value = minimax(rules, hands, leader, careless)
     assert lo <= value <= hi
     # And the search itself, which starts from those bounds, finds that value.
@@ -256,17 +269,7 @@ def test_a_team_that_wins_every_trick_whatever_is_played_against_a_plain_minimax
     exact value; so where, only penalties counting, a team that would sweep is led into; every other
     bound holds too, with penalties and a side of one."""
     rules, hands, leader, side = deal
-    left = hands[0].bit_count()
-    search = Search(
-        Position(rules, SEATS, hands, leader, side, 1, left),
-        careless=careless,
-        deadline=float("inf"),
-        counter=[0],
-    )
-    live = 0
-    for h in hands:
-        live |= h
-    lo, hi = search._bounds(list(hands), leader, live, 1, left)
+    search, _, lo, hi = before_search(rules, hands, leader, side, careless)
     value = minimax(rules, hands, leader, careless, side)
     assert lo <= value <= hi
     if search._sweeps(hands, leader):
@@ -555,7 +558,7 @@ def test_the_best_value_found_from_the_top_down_is_the_plain_minimax_value(
     def unit(v: int) -> int:
         return -v if by_tricks else v
 
-    assert _exact_down(best, max(lo, least), hi, unit) == (value, value)
+    assert _exact(best, max(lo, least), hi, unit, down=True) == (value, value)
     assert best.window(-(10**6), 10**6) == value
 
 
@@ -657,16 +660,7 @@ def test_a_leader_whose_every_card_is_above_all_the_others_wins_every_trick_agai
             sum(1 << c for c in mine) if seat == leader else sum(1 << next(rest) for _k in range(left))
             for seat in range(SEATS)
         ]
-    search = Search(
-        Position(rules, SEATS, hands, leader, side, 1, left),
-        careless=careless,
-        deadline=float("inf"),
-        counter=[0],
-    )
-    live = 0
-    for h in hands:
-        live |= h
-    lo, hi = search._bounds(list(hands), leader, live, 1, left)
+    search, live, lo, hi = before_search(rules, hands, leader, side, careless)
     value = minimax(rules, hands, leader, careless, side)
     assert lo <= value <= hi
     if search._over(hands[leader], live & ~hands[leader]):
