@@ -125,12 +125,15 @@ def _cursor(connection: Any) -> Any:
             return connection.cursor()  # Django's registers the time zone on its cursor
         kept = connection.__dict__[_KEPT] = (raw, raw.cursor())
     connection.validate_thread_sharing()
-    return _Guarded(connection, kept[1])
+    return Guarded(connection, kept[1])
 
 
-class _Guarded:
-    """The kept cursor inside a ``with`` block, run as Django's wrapper runs a statement; the block's end
-    leaves it open."""
+class Guarded:
+    """A cursor kept on a connection, inside a ``with`` block, as Django's wrapper runs a statement: a
+    transaction that needs its rollback refuses more statements, and the driver's errors are raised as
+    Django's (which also marks the connection as having failed, for its health check). Unlike the
+    wrapper, the block's end leaves the cursor open, for the next statement (these reads, and the store's
+    appends)."""
 
     __slots__ = ("cursor", "db")
 

@@ -44,6 +44,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from common.errors import ConcurrencyConflict
+from common.rows import Guarded
 from scoring.log import chain
 from scoring.log.events import Event, MoveRecorded, decode, payload_fields, payload_json
 from scoring.models import StoredEvent
@@ -765,7 +766,7 @@ def _cursor(db: Any = None, *, kept: bool = False, client: bool = False) -> Any:
     db.ensure_connection()
     if kept and not (db.queries_logged or db.execute_wrappers or db.allow_thread_sharing):
         own = _kept(db)
-        return _Guarded(db, own.client if client else own.server)
+        return Guarded(db, own.client if client else own.server)
     import psycopg
 
     wrapper = CursorDebugWrapper if db.queries_logged else CursorWrapper
@@ -797,25 +798,6 @@ def _kept(db: Any) -> _Kept:
         kept = _Kept(raw, psycopg.Cursor(raw), psycopg.ClientCursor(raw))
         db.__dict__[_KEPT] = kept
     return kept
-
-
-class _Guarded:
-    """A kept cursor inside a ``with`` block, as Django's wrapper runs a statement: a transaction that
-    needs its rollback refuses more statements, and the driver's errors are raised as Django's (which
-    also marks the connection as having failed, for its health check). Unlike the wrapper, the block's
-    end leaves the cursor open, for the next append."""
-
-    __slots__ = ("cursor", "db")
-
-    def __init__(self, db: Any, cursor: Any) -> None:
-        self.db, self.cursor = db, cursor
-
-    def __enter__(self) -> Any:
-        self.db.validate_no_broken_transaction()
-        return self.cursor
-
-    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
-        self.db.wrap_database_errors.__exit__(kind, error, trace)
 
 
 def _lock_appends() -> int | None:
