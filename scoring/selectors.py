@@ -624,7 +624,7 @@ def match_rescore(match: Match, options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _kept_final(
-    stream_id: str, version: int, sealed: bytes | memoryview | None, key: bytes
+    stream_id: str, version: int, sealed: bytes | memoryview | None, key: bytes | None
 ) -> whatif.Final | None:
     """A hand's fold at `version` kept by a what-if, or else by the recording (the match's own options)
     in this process, or else with the hand (`sealed`, :class:`~scoring.models.HandFinal`)."""
@@ -633,14 +633,18 @@ def _kept_final(
         found = foldcache.get(stream_id)
         if found is not None and found[0] == version:
             final = whatif.Final.of(found[1])
-        else:
+        elif key is not None:
             final = whatif.unseal(sealed, version, key)
     return final
 
 
-def hand_final_key() -> bytes:
+def hand_final_key() -> bytes | None:
     """The key a finished hand's kept fold is sealed under (:func:`whatif.seal`): derived from the
-    service's SECRET_KEY, for this use only."""
+    service's SECRET_KEY, for this use only. None in a command run by hand without the service's key (it
+    took a local one, ``settings.SECRET_KEY_IS_LOCAL``): a fold sealed under that key could never be
+    opened by the service, so none is written, and none is read."""
+    if getattr(settings, "SECRET_KEY_IS_LOCAL", False):
+        return None
     return hashlib.sha256(b"segnapunti.hand-final:" + settings.SECRET_KEY.encode()).digest()
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -805,6 +806,12 @@ def hand_folds_keep() -> int:
     log. Returns how many were written. Run by ``manage.py keep_hand_folds``; a what-if is right without
     it, only slower for the hands it would have kept."""
     key = hand_final_key()
+    if key is None:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set: kept hand folds are sealed under the service's key, and a fold sealed"
+            " under this command's local key would never be opened by the service. Run it with the"
+            " service's SECRET_KEY in the environment."
+        )
     written = 0
     finished = Hand.objects.filter(status=Hand.Status.OVER).select_related("match", "final").order_by("pk")
     for hand in finished.iterator(chunk_size=500):
@@ -852,8 +859,9 @@ def _write(
     alongside = _hand_update(hand)
     if sheet is not None:
         alongside.append(_sheet_update(match, sheet))
-    if view.over:
-        sealed = whatif.seal(whatif.Final.of(view), hand.version, hand_final_key())
+    seal_key = hand_final_key() if view.over else None
+    if seal_key is not None:
+        sealed = whatif.seal(whatif.Final.of(view), hand.version, seal_key)
         alongside.append(_final_update(hand.pk, sealed))
     stream_id, version = hand.stream_id, hand.version
     transaction.on_commit(lambda: foldcache.put(stream_id, version, view))
@@ -974,12 +982,15 @@ def match_import(
         Hand.objects.bulk_update(rows, ["version", "position", "updated_at"])
         # Each finished hand's fold kept with it, as the log folds it: a hand with rulings is left to be
         # folded from the log (its rulings there carry the log's positions and the director's name).
+        # Run by hand without the service's key (`hand_final_key` is None), none: the service could not
+        # open them.
         key = hand_final_key()
-        HandFinal.objects.bulk_create(
-            HandFinal(hand=row, blob=whatif.seal(whatif.Final.of(view), row.version, key))
-            for row, (_, _, view, _) in zip(rows, hands, strict=True)
-            if view.over and not view.rulings
-        )
+        if key is not None:
+            HandFinal.objects.bulk_create(
+                HandFinal(hand=row, blob=whatif.seal(whatif.Final.of(view), row.version, key))
+                for row, (_, _, view, _) in zip(rows, hands, strict=True)
+                if view.over and not view.rulings
+            )
         if sheet["finished"]:
             match_id = match.pk
             transaction.on_commit(lambda: signals.match_changed.send(sender=Match, match_id=match_id))

@@ -97,6 +97,9 @@ def _local_secret_key(path: Path) -> str:
 
 
 SECRET_KEY = envstr("SECRET_KEY", _DEV_SECRET_KEY if DEBUG else "")
+# True when SECRET_KEY is that local key, not the service's: what is sealed for the service to read back
+# (a finished hand's kept fold) is then not written, since the service could never open it.
+SECRET_KEY_IS_LOCAL = not SECRET_KEY
 if not SECRET_KEY:
     if SERVES:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 from io import StringIO
+from typing import Any
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from scoring import selectors, services
 from scoring.hands import foldcache, whatif
@@ -192,3 +193,33 @@ def test_the_command_keeps_the_folds_missing_or_stale(
     monkeypatch.setattr(whatif, "_FINGERPRINT", bytes(16))
     assert services.hand_folds_keep() == len(finished)
     assert all(_sealed(hand) is not None for hand in finished)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", game_names())
+def test_without_the_services_key_nothing_is_sealed_and_nothing_is_lost(
+    people: People, name: str, settings: Any
+) -> None:
+    # A command run by hand on the server without SECRET_KEY takes a local key of its own: a fold sealed
+    # under it would never open in the service, and keep_hand_folds would have replaced every good one
+    # with one. So an import keeps none (the what-if folds from the log, with the same answer), and the
+    # command refuses, naming SECRET_KEY, with the folds kept before left as they were.
+    kept_before = stored_match(people, name, 6)
+    blobs = dict(HandFinal.objects.values_list("hand_id", "blob"))
+    assert blobs
+    settings.SECRET_KEY_IS_LOCAL = True
+    rng = random.Random(7)
+    record = random_match(name, rng, 2, random_options(name, rng))
+    match = services.match_import(club=people.club, record=record, actor=people.director)
+
+    assert not HandFinal.objects.filter(hand__match=match).exists()
+    other = random_options(name, random.Random(8))
+    _cold()
+    assert selectors.match_rescore(match, other) == rescore(selectors.match_export(match), other)
+    with pytest.raises(CommandError, match="SECRET_KEY is not set"):
+        call_command("keep_hand_folds", stdout=StringIO())
+    assert {k: bytes(v) for k, v in HandFinal.objects.values_list("hand_id", "blob")} == {
+        k: bytes(v) for k, v in blobs.items()
+    }
+    settings.SECRET_KEY_IS_LOCAL = False
+    assert all(_sealed(hand) is not None for hand in kept_before.hands.filter(final__isnull=False))

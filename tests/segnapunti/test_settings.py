@@ -92,6 +92,17 @@ def test_a_command_run_by_hand_keeps_a_local_key_of_its_own(tmp_path: Path) -> N
     assert other.stdout.strip() != key
 
 
+def test_the_settings_say_when_the_key_is_the_local_one(tmp_path: Path) -> None:
+    # What is sealed for the service to open again (a finished hand's kept fold) is written only under the
+    # service's own key: the settings tell a command run by hand without it from one given it.
+    key_file = str(tmp_path / "key")
+    shown = "s.SECRET_KEY_IS_LOCAL"
+    assert load_settings(shown, LOCAL_SECRET_KEY_FILE=key_file).stdout.strip() == "True"
+    given = load_settings(shown, SECRET_KEY="s3cret", LOCAL_SECRET_KEY_FILE=key_file)
+    assert given.stdout.strip() == "False"
+    assert load_settings(shown, DEBUG="true", LOCAL_SECRET_KEY_FILE=key_file).stdout.strip() == "False"
+
+
 def test_what_serves_never_takes_the_local_key(tmp_path: Path) -> None:
     # The WSGI entry point (gunicorn), a Celery worker and runserver all count as serving.
     key_file = tmp_path / "key"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management.base import BaseCommand, CommandError
 
 from scoring.services import hand_folds_keep
 
@@ -17,4 +18,8 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        self.stdout.write(f"{hand_folds_keep()} hand folds kept")
+        try:
+            written = hand_folds_keep()
+        except ImproperlyConfigured as e:  # no SECRET_KEY of the service's: nothing written
+            raise CommandError(str(e)) from None
+        self.stdout.write(f"{written} hand folds kept")
