@@ -93,39 +93,81 @@ def _build(connection: Any, model: type[M], names: tuple[str, ...], rows: Sequen
 
 
 _IDLE = 0  # psycopg.pq.TransactionStatus.IDLE: connected, no transaction open
-# Where a connection's wrapper keeps the cursor these reads use again: (the driver's connection, cursor).
-_KEPT = "_segnapunti_rows_cursor"
+
+
+class Kept:
+    """The cursors kept on one driver connection (``raw``), one of each kind, each made on first use and
+    used again by every statement of that kind on the connection: these reads (``"django"``, a cursor of
+    the class Django makes) and the store's appends (``"server"``, binding on the server, and
+    ``"client"``, binding here). They belong to that connection: once Django closes it or opens another
+    (a health check, a test's reconnection, ``close_old_connections``), the wrapper's connection is no
+    longer theirs and new ones are made; a closed one is never used again."""
+
+    __slots__ = ("raw", "cursors")
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.cursors: dict[str, Any] = {}
+
+
+# Where a connection's wrapper keeps them (an attribute of its own, set by this module only).
+_KEPT = "_segnapunti_kept_cursors"
+
+
+def kept(connection: Any) -> Kept:
+    """The cursors kept on the wrapper's current driver connection (which must be open)."""
+    raw = connection.connection
+    found: Kept | None = connection.__dict__.get(_KEPT)
+    if found is None or found.raw is not raw:
+        found = connection.__dict__[_KEPT] = Kept(raw)
+    return found
+
+
+def kept_cursor(connection: Any, kind: str, make: Callable[[Any], Any]) -> Any | None:
+    """The connection's kept cursor of ``kind`` (PostgreSQL), made by ``make`` from the driver's connection
+    when there is none yet or it was closed, inside a ``with`` block guarded as Django's wrapper guards a
+    statement (:class:`Guarded`); None where Django must see each statement (``DEBUG``,
+    ``CaptureQueriesContext``, an execute wrapper) or the connection is shared between threads, or when
+    ``make`` declines (None): the caller then takes a cursor of Django's. The connection is checked as
+    Django checks it before a cursor: its health check before its first use in a request, opened if
+    need be, and the thread."""
+    if connection.queries_logged or connection.execute_wrappers or connection.allow_thread_sharing:
+        return None
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    cursors = kept(connection).cursors
+    cursor = cursors.get(kind)
+    if cursor is None or cursor.closed:
+        cursor = make(connection.connection)
+        if cursor is None:
+            return None
+        cursors[kind] = cursor
+    connection.validate_thread_sharing()
+    return Guarded(connection, cursor)
 
 
 def _cursor(connection: Any) -> Any:
-    """A cursor for a ``with`` block. On PostgreSQL, the connection's own kept cursor, of the class Django
-    makes (binding in the client), used again by every read on that driver connection: making a cursor
-    and Django's wrapper around it cost about as much client time as one of these reads (issue 29). It
-    is checked and guarded as Django's wrapper would: the connection's health check before its first use
-    in a request, the thread, a broken transaction refused, the driver's errors raised as Django's.
-    Where Django must see each statement (``DEBUG``, ``CaptureQueriesContext``, an execute wrapper), the
+    """A cursor for a ``with`` block. On PostgreSQL, the connection's own kept cursor (:func:`kept_cursor`)
+    of the class Django makes (binding in the client): making a cursor and Django's wrapper around it cost
+    about as much client time as one of these reads (issue 29). Where Django must see each statement, the
     connection is shared between threads, or the cursor would need a time zone of its own, Django's
     cursor as before."""
-    if (
-        connection.vendor != "postgresql"
-        or connection.queries_logged
-        or connection.execute_wrappers
-        or connection.allow_thread_sharing
-    ):
-        return connection.cursor()
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    raw = connection.connection
-    kept = connection.__dict__.get(_KEPT)
-    if kept is None or kept[0] is not raw or kept[1].closed:
-        from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
-        from psycopg.pq import Format
+    if connection.vendor == "postgresql":
+        guarded = kept_cursor(connection, "django", lambda raw: _django_cursor(connection, raw))
+        if guarded is not None:
+            return guarded
+    return connection.cursor()
 
-        if connection.timezone != raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
-            return connection.cursor()  # Django's registers the time zone on its cursor
-        kept = connection.__dict__[_KEPT] = (raw, raw.cursor())
-    connection.validate_thread_sharing()
-    return Guarded(connection, kept[1])
+
+def _django_cursor(connection: Any, raw: Any) -> Any | None:
+    """A cursor of the driver's connection, of Django's class, or None when Django would register a time
+    zone on its cursor (the connection's differs from the one the driver's loader has)."""
+    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
+    from psycopg.pq import Format
+
+    if connection.timezone != raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
+        return None
+    return raw.cursor()
 
 
 class Guarded:

@@ -44,7 +44,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from common.errors import ConcurrencyConflict
-from common.rows import Guarded
+from common.rows import kept_cursor
 from scoring.log import chain
 from scoring.log.events import Event, MoveRecorded, decode, payload_fields, payload_json
 from scoring.models import StoredEvent
@@ -755,49 +755,23 @@ def _cursor(db: Any = None, *, kept: bool = False, client: bool = False) -> Any:
 
     ``kept`` (the appends): the connection's own cursor of that kind, made once per driver connection
     and used again by every append on it (making a cursor and its wrapper cost about as much client time
-    as the rest of an append), with Django's handling of errors around it: a broken transaction is
-    refused, and the driver's errors come out as Django's. Where Django must see each statement (logged or
-    counted: ``DEBUG``, ``CaptureQueriesContext``; an execute wrapper installed) or the connection is
-    shared between threads, a new wrapped cursor is made as without ``kept``."""
+    as the rest of an append), kept and guarded with the reads' (:func:`common.rows.kept_cursor`): where
+    Django must see each statement or the connection is shared between threads, a new wrapped cursor is
+    made as without ``kept``."""
     if db is None:
         db = _db()
     if db.vendor != "postgresql":
         return db.cursor()
-    db.ensure_connection()
-    if kept and not (db.queries_logged or db.execute_wrappers or db.allow_thread_sharing):
-        own = _kept(db)
-        return Guarded(db, own.client if client else own.server)
     import psycopg
 
+    kind = psycopg.ClientCursor if client else psycopg.Cursor
+    if kept:
+        guarded = kept_cursor(db, "client" if client else "server", kind)
+        if guarded is not None:
+            return guarded
+    db.ensure_connection()
     wrapper = CursorDebugWrapper if db.queries_logged else CursorWrapper
-    return wrapper((psycopg.ClientCursor if client else psycopg.Cursor)(db.connection), db)
-
-
-class _Kept(NamedTuple):
-    """The store's cursors on one driver connection (``raw``): one binding on the server, one here."""
-
-    raw: Any
-    server: Any
-    client: Any
-
-
-# Where a connection's wrapper keeps the store's cursors (an attribute of its own, set by this module).
-_KEPT = "_segnapunti_store_cursors"
-
-
-def _kept(db: Any) -> _Kept:
-    """The store's cursors on the wrapper's current driver connection (connected), made on first use.
-    They belong to that connection: once Django closes it or opens another (a health check, a test's
-    reconnection, ``close_old_connections``), the wrapper's connection is no longer theirs and new ones
-    are made; closed ones are never used again."""
-    raw = db.connection
-    kept: _Kept | None = db.__dict__.get(_KEPT)
-    if kept is None or kept.raw is not raw or kept.server.closed or kept.client.closed:
-        import psycopg
-
-        kept = _Kept(raw, psycopg.Cursor(raw), psycopg.ClientCursor(raw))
-        db.__dict__[_KEPT] = kept
-    return kept
+    return wrapper(kind(db.connection), db)
 
 
 def _lock_appends() -> int | None:

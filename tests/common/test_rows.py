@@ -81,9 +81,10 @@ def test_the_kept_cursor_reads_what_djangos_reads(match: Match) -> None:
     assert fields(kept[0]) == fields(wrapped[0])
     if connection.vendor != "postgresql":
         return
-    cursor = connections["default"].__dict__[rows._KEPT][1]
+    cursor = connections["default"].__dict__[rows._KEPT].cursors["django"]
     instances(Hand, sql, [match.pk])
-    assert connections["default"].__dict__[rows._KEPT][1] is cursor and not cursor.closed  # used again
+    again = connections["default"].__dict__[rows._KEPT].cursors["django"]
+    assert again is cursor and not cursor.closed  # used again
 
     with pytest.raises(ProgrammingError), transaction.atomic():  # the driver's error, as Django's
         instances(Hand, f"SELECT * FROM {Hand._meta.db_table} WHERE no_such_column = %s", [1])
@@ -96,10 +97,10 @@ def test_a_new_connection_gets_a_new_cursor() -> None:
         pytest.skip("PostgreSQL's kept cursor")
     sql = f"SELECT * FROM {Match._meta.db_table} WHERE id = %s"
     instances(Match, sql, [0])
-    old = connections["default"].__dict__[rows._KEPT][1]
+    old = connections["default"].__dict__[rows._KEPT].cursors["django"]
     connection.close()
     assert instances(Match, sql, [0]) == []
-    new = connections["default"].__dict__[rows._KEPT][1]
+    new = connections["default"].__dict__[rows._KEPT].cursors["django"]
     assert new is not old and old.connection.closed and not new.closed
 
 

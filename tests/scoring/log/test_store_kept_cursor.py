@@ -13,9 +13,11 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from common import rows
 from common.errors import ConcurrencyConflict
 from scoring.log import chain, store
 from scoring.log.events import HandStarted, MoveRecorded
+from scoring.models import StoredEvent
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -27,8 +29,9 @@ def move(n: int) -> MoveRecorded:
 
 
 def kept() -> Any:
-    """The store's cursors on this thread's connection, or None before any append made them."""
-    return connections["default"].__dict__.get(store._KEPT)
+    """The cursors kept on this thread's connection (the store's and the reads'), or None before any
+    statement made them."""
+    return connections["default"].__dict__.get(rows._KEPT)
 
 
 def appends_sent(queries: list[dict[str, Any]]) -> list[str]:
@@ -51,8 +54,31 @@ def test_one_cursor_serves_every_append_on_a_connection() -> None:
         store.append("k1", [move(3)], expected_version=2, commit=True)
 
     assert kept() is first
-    assert not first.server.closed and not first.client.closed
+    assert not first.cursors["server"].closed and not first.cursors["client"].closed
     assert log() == [("k1", 1), ("k1", 2), ("k2", 1), ("k2", 2), ("k1", 3)]
+
+
+def test_the_reads_and_the_appends_keep_their_cursors_in_one_place() -> None:
+    # One keeper per connection: the append's cursor and the reads' (common.rows) side by side, each
+    # made once, and all of them left behind with the connection they belong to.
+    store.append("o1", [START], expected_version=0)
+    sql = f"SELECT * FROM {StoredEvent._meta.db_table} WHERE stream_id = %s ORDER BY version"
+    assert [e.version for e in rows.instances(StoredEvent, sql, ["o1"])] == [1]
+    with transaction.atomic():
+        store.append("o1", [move(1)], expected_version=1, commit=True)
+    both = kept()
+    assert both is not None and both.raw is connection.connection
+    assert set(both.cursors) == {"server", "django", "client"}
+    made = dict(both.cursors)
+
+    assert [e.version for e in rows.instances(StoredEvent, sql, ["o1"])] == [1, 2]
+    store.append("o1", [move(2)], expected_version=2)
+    assert kept() is both and both.cursors == made
+
+    connection.close()
+    assert [e.version for e in rows.instances(StoredEvent, sql, ["o1"])] == [1, 2, 3]
+    assert kept() is not both and set(kept().cursors) == {"django"}
+    assert all(cursor.closed or cursor.connection.closed for cursor in made.values())
 
 
 def test_a_closed_connection_gets_new_cursors_on_its_successor() -> None:
@@ -130,7 +156,7 @@ def test_a_connection_shared_between_threads_gets_a_cursor_per_statement() -> No
     try:
         with store._cursor(db, kept=True) as cursor:
             assert isinstance(cursor, CursorWrapper)  # Django's own, closed at the block's end
-            assert cursor.cursor is not kept().server
+            assert cursor.cursor is not kept().cursors["server"]
         store.append("t1", [move(1)], expected_version=1)
     finally:
         db.dec_thread_sharing()
@@ -261,9 +287,9 @@ def test_a_backend_subclass_of_djangos_gets_the_same_kept_cursors() -> None:
     connections["default"] = own
     try:
         store.append("s1", [START], expected_version=0)
-        first = own.__dict__[store._KEPT]
+        first = own.__dict__[rows._KEPT]
         store.append("s1", [move(1)], expected_version=1)
-        assert own.__dict__[store._KEPT] is first
+        assert own.__dict__[rows._KEPT] is first
         assert first.raw is own.connection
         assert [e.version for e in store.read_stream("s1")] == [1, 2]
     finally:
