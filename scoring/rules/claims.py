@@ -138,6 +138,9 @@ class Position:
     tricks_left: int
     memory: Any = None  # the rules' own state (Tarocchi: opened suits, Kings shown)
     extra: Any = None  # per_player rounding residues
+    # The searches' table keys, shared by every search of the position (see :meth:`Search.key`): each key
+    # as a number, by the key itself and by the position it was found for.
+    keys: dict[Any, int] = field(default_factory=dict, repr=False, compare=False)
 
 
 def bits(mask: int) -> list[int]:
@@ -235,7 +238,7 @@ class Search:
         self.others = tuple(s for s in range(pos.seats) if s not in pos.side)
         self.mine = tuple(s for s in range(pos.seats) if s in pos.side)
         self._suits: dict[tuple[int, ...], tuple[Any, ...]] = {}
-        self._keys: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self._keys = pos.keys
         self._ranges: dict[tuple[int, int], tuple[int, int]] = {}
         # Per suit holding cards of some worth: its offset, the mask of those cards, and the memo of their
         # sums (see :meth:`_range`).
@@ -244,7 +247,7 @@ class Search:
         )
         self._moves: dict[tuple[Any, ...], list[int]] = {}
         # The lead that decided each position searched (its table key), tried first when it is met again.
-        self._leads: dict[tuple[Any, ...], int] = {}
+        self._leads: dict[int, int] = {}
         self._cashes: dict[tuple[Any, ...], tuple[int, int, bool]] = {}
         # The last trick's worth, by who leads and the cards left (the trick's number is the hand's last).
         self._lasts: dict[tuple[Any, ...], int] = {}
@@ -263,12 +266,19 @@ class Search:
         )
 
     # -- the table's key: hands with ranks made relative to the live cards of each suit
-    def key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
+    def key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> int:
+        """The key as a number (the tables hash a number faster than the nested key at every node): one per
+        key, the same in every search of the position, memoised by the position it is found for."""
+        keys = self._keys
         raw = (leader, memory, extra, *hands)
-        found = self._keys.get(raw)
+        found = keys.get(raw)
         if found is not None:
             return found
-        found = self._keys[raw] = self._key(hands, leader, memory, extra)
+        whole = self._key(hands, leader, memory, extra)
+        found = keys.get(whole)
+        if found is None:
+            found = keys[whole] = len(keys)
+        keys[raw] = found
         return found
 
     def _key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> tuple[Any, ...]:
