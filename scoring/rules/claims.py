@@ -168,6 +168,7 @@ class Search:
         "_lead",
         "_leads",
         "_moves",
+        "_orders",
         "_ranges",
         "_suits",
         "_worths",
@@ -246,6 +247,10 @@ class Search:
             (off, (r.weighted >> off) & full, {}) for _s, off, full in r.spans if (r.weighted >> off) & full
         )
         self._moves: dict[tuple[Any, ...], list[int]] = {}
+        # The second and third cards' orders of Tressette for four (see :meth:`_second_order`), memoised by
+        # the moves (a list kept in ``_moves`` for the whole search: its id names it) and what the order
+        # reads of the position.
+        self._orders: dict[tuple[int, ...], list[int]] = {}
         # The lead that decided each position searched (its table key), tried first when it is met again.
         self._leads: dict[int, int] = {}
         self._cashes: dict[tuple[Any, ...], tuple[int, int, bool]] = {}
@@ -287,12 +292,12 @@ class Search:
         spans = self.rules.spans
         if len(hands) == 4:  # each suit's cards in each hand, spelled out for three and four players
             h0, h1, h2, h3 = hands
-            locals_: Any = ((s, h0 >> o & f, h1 >> o & f, h2 >> o & f, h3 >> o & f) for s, o, f in spans)
+            locals_: Any = [(s, h0 >> o & f, h1 >> o & f, h2 >> o & f, h3 >> o & f) for s, o, f in spans]
         elif len(hands) == 3:
             h0, h1, h2 = hands
-            locals_ = ((s, h0 >> o & f, h1 >> o & f, h2 >> o & f) for s, o, f in spans)
+            locals_ = [(s, h0 >> o & f, h1 >> o & f, h2 >> o & f) for s, o, f in spans]
         else:
-            locals_ = ((s, *[(h >> o) & f for h in hands]) for s, o, f in spans)
+            locals_ = [(s, *[(h >> o) & f for h in hands]) for s, o, f in spans]
         for local in locals_:
             part = memo.get(local)
             if part is None:
@@ -850,6 +855,10 @@ class Search:
         t4 = rank[fourth.bit_length() - 1] if fourth else -1
         if self.on_side[top_seat] == self.on_side[seat] and top_v > t4:
             return moves
+        memo_key = (id(moves), 3, led, top_v, t4)  # (see :attr:`_orders`)
+        found = self._orders.get(memo_key)
+        if found is not None:
+            return found
         keyed = []
         for c in moves:
             v = rank[c] if suit[c] == led else -1
@@ -860,7 +869,8 @@ class Search:
             else:
                 keyed.append((2, v, c))
         keyed.sort()
-        return [c for _k, _v, c in keyed]
+        found = self._orders[memo_key] = [c for _k, _v, c in keyed]
+        return found
 
     def _second_order(
         self, hands: list[int], seat: int, moves: list[int], top: tuple[int, int, int]
@@ -879,6 +889,10 @@ class Search:
         held = hands[self.after[third]] & r.suit_mask[led]
         t4 = rank[held.bit_length() - 1] if held else -1
         partner_wins = t4 > top_v and t4 > t3
+        memo_key = (id(moves), 2, led, top_v, t3, partner_wins)  # (see :attr:`_orders`)
+        found = self._orders.get(memo_key)
+        if found is not None:
+            return found
         keyed = []
         for c in moves:
             v = rank[c] if suit[c] == led else -1
@@ -889,7 +903,8 @@ class Search:
             else:
                 keyed.append((3, v, c))
         keyed.sort()
-        return [c for _k, _v, c in keyed]
+        found = self._orders[memo_key] = [c for _k, _v, c in keyed]
+        return found
 
     # -- the careless value: every player minimises, so it is the least value over every line of play
     def minimum(self, cap: int) -> int:
