@@ -397,6 +397,30 @@ def test_the_range_summed_suit_by_suit_is_the_range_worked_out_in_full(
         assert search._range(live, start, left) == search._range_of(live, start, left)
 
 
+@settings(max_examples=examples(200))
+@given(
+    deal=deals(),
+    drops=st.lists(st.tuples(st.integers(0, 2**12 - 1), st.integers(0, SEATS - 1)), min_size=1, max_size=8),
+)
+def test_the_best_and_the_careless_search_of_a_position_number_its_keys_alike(
+    deal: tuple[Rules, list[int], int], drops: list[tuple[int, int]]
+) -> None:
+    """Each search of a solve reads the other's table with its own keys, as numbers: one number per key
+    (equal exactly when the keys are), the same in both searches, whichever asks first."""
+    rules, hands, leader = deal
+    pos = Position(rules, SEATS, hands, leader, SIDE, 1, hands[0].bit_count())
+    best = Search(pos, careless=False, deadline=float("inf"), counter=[0])
+    loose = Search(pos, careless=True, deadline=float("inf"), counter=[0])
+    numbers: dict[tuple[object, ...], int] = {}
+    for k, (drop, lead) in enumerate(drops):
+        sub = [h & ~drop for h in hands]
+        first, second = (best, loose) if k % 2 else (loose, best)
+        number = first.key(sub, lead, None, None)
+        assert second.key(list(sub), lead, None, None) == number
+        assert numbers.setdefault(best._key(sub, lead, None, None), number) == number
+    assert len(set(numbers.values())) == len(numbers)
+
+
 # ---- Barbù's penalties bounded trick by trick (the duels) -----------------------------------------------
 def penalty_rules(
     suit: tuple[int, ...],
