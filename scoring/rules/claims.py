@@ -9,8 +9,8 @@ compact form (cards as bits, one hand an int) and an exact search answers it:
   (fail-soft: at least ``need``, a lower bound; below it, an upper bound); the best value is found by a
   few such searches, bisecting at the boundaries of the claim's unit only (Tressette's points, not thirds);
 * a transposition table at the start of each trick, keyed on the hands with ranks made relative to the
-  live cards of each suit, the leader and what the rules of the rest depend on, keeping proved lower and
-  upper bounds of what the rest of the hand is worth;
+  live cards of each suit, the leader and what the rules of the rest depend on (each key numbered once for
+  both searches of a position), keeping proved lower and upper bounds of what the rest of the hand is worth;
 * one move per run of equivalent cards (adjacent in the order of the cards still live, same suit, same
   hand, same value, no special role), the moves of a position memoised;
 * bounds before any search: masters the side on lead can cash one after the other (a partner following
