@@ -21,9 +21,10 @@ compact form (cards as bits, one hand an int) and an exact search answers it:
   other;
 * move ordering: a card that wins the trick first when the player wants the trick, a low one otherwise
   (the heaviest that loses, when nobody wants it); the lead that decided a position first when it comes
-  again; in the best search of Tressette's claims in points and of Barbù's penalty contracts, the leads
-  (and Tressette for four's second and third cards) ordered by what the others hold above them; Barbù's
-  penalties found from the upper bound down rather than by bisection;
+  again, and in a position met for the first time, the lead that last decided one with the same leader at
+  the same trick (a killer lead); in the best search of Tressette's claims in points and of Barbù's penalty
+  contracts, the leads (and Tressette for four's second and third cards) ordered by what the others hold
+  above them; Barbù's penalties found from the upper bound down rather than by bisection;
 * a time budget (default 2 s): when it runs out the answer is ``undecided``, with the bounds proved.
 
 "Careless" play is the claimer's side playing any legal card: the least value over every line of play,
@@ -164,6 +165,7 @@ class Search:
         "_cashes",
         "_hint",
         "_keys",
+        "_killers",
         "_lasts",
         "_lead",
         "_leads",
@@ -262,6 +264,9 @@ class Search:
         self.below: dict[Any, tuple[int, int]] | None = None
         self.above: dict[Any, tuple[int, int]] | None = None
         self._hint = self._lead = -1
+        # The lead that last decided a position with the same leader and trick number (a cutoff), tried first
+        # where the position itself has no lead of its own yet.
+        self._killers: dict[tuple[int, int], int] = {}
         # Penalties alone, no trumps, a side of one: the duels' memo (see :func:`_duel_floor`), or None.
         self.duels: dict[tuple[Any, ...], int] | None = {} if _duels_apply(self) else None
         # Penalties alone, no trumps, a side of one, best play: the leads in their own order (see
@@ -736,6 +741,8 @@ class Search:
                 moves = self._lead_order(hands, seat, moves)
             # The lead that decided this position in an earlier search first.
             hint = self._hint
+            if hint not in moves:
+                hint = self._killers.get((trick_no, seat), -1)
             if hint in moves and moves[0] != hint:
                 moves = [hint, *(c for c in moves if c != hint)]
             chosen = moves[0]
@@ -803,9 +810,11 @@ class Search:
                     break
                 if value < beta:
                     beta = value
+        assert best is not None
         if leading:
             self._lead = chosen
-        assert best is not None
+            if best >= beta if maximise else best <= alpha:
+                self._killers[(trick_no, seat)] = chosen
         return best
 
     def _lead_order(self, hands: list[int], seat: int, moves: list[int]) -> list[int]:
