@@ -22,9 +22,10 @@ compact form (cards as bits, one hand an int) and an exact search answers it:
 * move ordering: a card that wins the trick first when the player wants the trick, a low one otherwise
   (the heaviest that loses, when nobody wants it); the lead that decided a position first when it comes
   again, and in a position met for the first time, the lead that last decided one with the same leader at
-  the same trick (a killer lead); in the best search of Tressette's claims in points and of Barbù's penalty
-  contracts, the leads (and Tressette for four's second and third cards) ordered by what the others hold
-  above them; Barbù's penalties found from the upper bound down rather than by bisection;
+  the same trick (a killer; inside a trick too, except where only penalties count); in the best search of
+  Tressette's claims in points and of Barbù's penalty contracts, the leads (and Tressette for four's second
+  and third cards) ordered by what the others hold above them; Barbù's penalties found from the upper
+  bound down rather than by bisection;
 * a time budget (default 2 s): when it runs out the answer is ``undecided``, with the bounds proved.
 
 "Careless" play is the claimer's side playing any legal card: the least value over every line of play,
@@ -184,6 +185,7 @@ class Search:
         "duels",
         "lead_order",
         "gains_only",
+        "inner_killers",
         "mine",
         "on_side",
         "others",
@@ -264,9 +266,13 @@ class Search:
         self.below: dict[Any, tuple[int, int]] | None = None
         self.above: dict[Any, tuple[int, int]] | None = None
         self._hint = self._lead = -1
-        # The lead that last decided a position with the same leader and trick number (a cutoff), tried first
-        # where the position itself has no lead of its own yet.
-        self._killers: dict[tuple[int, int], int] = {}
+        # Killers: the lead that last decided (cut off) a position with the same leader and trick number,
+        # tried first where the position itself has no lead of its own yet; inside a trick, the card that
+        # last decided a node with the same player, trick, suit led and strength winning so far, tried
+        # first, but not where only penalties count (there the first card tried nearly always decides
+        # already: Barbù at 7 tricks, 4% fewer nodes for 4% more time).
+        self._killers: dict[tuple[int, ...], int] = {}
+        self.inner_killers = not self.penal
         # Penalties alone, no trumps, a side of one: the duels' memo (see :func:`_duel_floor`), or None.
         self.duels: dict[tuple[Any, ...], int] | None = {} if _duels_apply(self) else None
         # Penalties alone, no trumps, a side of one, best play: the leads in their own order (see
@@ -750,6 +756,10 @@ class Search:
             moves = self._third_order(hands, seat, moves, top)
         elif r.lead_order and len(trick) == 1 and self.seats == 4 and len(moves) > 1 and not self.careless:
             moves = self._second_order(hands, seat, moves, top)
+        if not leading and self.inner_killers and len(moves) > 1:
+            k = self._killers.get((trick_no, seat, top[0], top[1]), -1)
+            if k in moves and moves[0] != k:
+                moves = [k, *(c for c in moves if c != k)]
         for card in moves:
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
@@ -815,6 +825,8 @@ class Search:
             self._lead = chosen
             if best >= beta if maximise else best <= alpha:
                 self._killers[(trick_no, seat)] = chosen
+        elif self.inner_killers and len(moves) > 1 and (best >= beta if maximise else best <= alpha):
+            self._killers[(trick_no, seat, top[0], top[1])] = card
         return best
 
     def _lead_order(self, hands: list[int], seat: int, moves: list[int]) -> list[int]:
