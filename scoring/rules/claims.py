@@ -27,9 +27,11 @@ compact form (cards as bits, one hand an int) and an exact search answers it:
 * a time budget (default 2 s): when it runs out the answer is ``undecided``, with the bounds proved.
 
 "Careless" play is the claimer's side playing any legal card: the least value over every line of play,
-which every player minimising gives. It is found by branch and bound (each line found lowers the cap, and a
-position whose lower bound reaches the cap is cut), first under a cap just above the lower bound proved,
-then under the full cap, sharing the same kind of table.
+which every player minimising gives. It is found by zero-window probes of a search where everyone
+minimises (each stops at the first line below its cap, and a position whose lower bound reaches the cap is
+cut): the first at ``need`` decides the verdict, the others go from the top down, each asking for a line
+below the least internal value of the unit of the best line found so far, so that the last one proves only
+that unit's boundary; they share the same kind of table.
 
 Standard library only, like the rest of the engine.
 """
@@ -183,6 +185,7 @@ class Search:
         "others",
         "penal",
         "pos",
+        "probe",
         "rules",
         "seats",
         "side",
@@ -254,6 +257,7 @@ class Search:
         self.below: dict[Any, tuple[int, int]] | None = None
         self.above: dict[Any, tuple[int, int]] | None = None
         self._hint = self._lead = -1
+        self.probe = False  # see :meth:`minimum`
         # Penalties alone, no trumps, a side of one: the duels' memo (see :func:`_duel_floor`), or None.
         self.duels: dict[tuple[Any, ...], int] | None = {} if _duels_apply(self) else None
         # Penalties alone, no trumps, a side of one, best play: the leads in their own order (see
@@ -882,10 +886,13 @@ class Search:
         return [c for _k, _v, c in keyed]
 
     # -- the careless value: every player minimises, so it is the least value over every line of play
-    def minimum(self, cap: int) -> int:
+    def minimum(self, cap: int, *, probe: bool = False) -> int:
         """The least value of the rest over every line when it is below ``cap``; otherwise a lower bound
-        of it, at least ``cap`` (branch and bound). Careless searches only."""
+        of it, at least ``cap`` (branch and bound). With ``probe``, the search stops at the first line
+        below ``cap`` and returns what it gives, an upper bound (a zero-window test). Careless searches
+        only."""
         pos = self.pos
+        self.probe = probe
         return self._min_trick(
             list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, cap
         )
@@ -915,11 +922,17 @@ class Search:
                     raise AssertionError("bounds of the careless and the best value cross")
         if lo >= cap or lo == hi:
             return lo
+        probe = self.probe
         if hi < cap:
+            if probe:
+                return hi
             cap = hi + 1
-        value = self._min_play(hands, [], leader, trick_no, left, memory, extra, cap, lo, live, _NO_TOP)
+        # A probe stops at the first line below the cap: a floor just below it.
+        value = self._min_play(
+            hands, [], leader, trick_no, left, memory, extra, cap, cap - 1 if probe else lo, live, _NO_TOP
+        )
         if value < cap:
-            self.table[key] = (value, value)
+            self.table[key] = (lo, value) if probe else (value, value)
         elif value > lo:
             self.table[key] = (value, hi)
         return value
@@ -1953,17 +1966,20 @@ def _probe_down(lo: int, hi: int, unit: Callable[[int], int]) -> int:
     return need
 
 
-def _least(search: Search, lo: int, cap: int) -> int:
-    """The careless value when it is below ``cap`` (exact), otherwise a lower bound of it, at least
-    ``cap``; ``lo``: a lower bound of it. Branch and bound under the cap ``lo + 1`` first: it sees only
-    the lines that stay at ``lo``, so where the least value is the lower bound it is found (and proved)
-    without first working out the least of every line tried on the way, as a search under ``cap`` would;
-    where it is not, that search leaves lower bounds in the table, and one under ``cap`` follows."""
-    if lo + 1 < cap:
-        least = search.minimum(lo + 1)
-        if least <= lo:
-            return least
-    return search.minimum(cap)
+def _careless_down(search: Search, bounds: list[int], unit: Callable[[int], int]) -> None:
+    """Narrow the bounds ``[lo, hi]`` of the careless value (in place: what is proved stays when the time
+    runs out) down to one value in the claim's unit, from the top down: each probe (see
+    :meth:`Search.minimum`) asks for a line below the least internal value of ``hi``'s unit; the line
+    found lowers ``hi`` to what it gives, and where there is none, ``lo`` reaches that unit. The last
+    probe proves only the unit's boundary, not the least value itself (Tressette's points are thirds),
+    and a value at the lower bound proved is found without a proof at all."""
+    while unit(bounds[0]) != unit(bounds[1]):
+        cap = _probe_down(bounds[0], bounds[1], unit)
+        g = search.minimum(cap, probe=True)
+        if g >= cap:
+            bounds[0] = max(bounds[0], g)
+        else:
+            bounds[1] = min(bounds[1], g)
 
 
 def _line(q: Question, search: Search, need: int) -> tuple[list[tuple[int, int]], int]:
@@ -2068,13 +2084,13 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
         first = best.value(need)
         if first >= need:
             best_b[0] = max(best_b[0], first)
-            # Below ``need`` the least value found is exact; at or above it, it is a bound that decides.
-            least = _least(careless, care_b[0], need)
+            # A probe at ``need``: at or above it, a lower bound that decides; below it, a line's value.
+            least = careless.minimum(need, probe=True)
             if least >= need:
                 care_b[0] = max(care_b[0], least)
                 verdict = HOLDS
             else:
-                care_b = [least, least]
+                care_b[1] = min(care_b[1], least)
                 verdict = HOLDS_WITH_BEST_PLAY
                 line, line_value = _line(q, careless, need)
         else:
@@ -2082,10 +2098,7 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
             care_b[1] = min(care_b[1], best_b[1])
             verdict = FAILS
             line, line_value = _line(q, best, need)
-        if care_b[0] < care_b[1]:
-            # Below its upper bound plus one, the least value found is exact.
-            least = _least(careless, care_b[0], care_b[1] + 1)
-            care_b = [least, least]
+        _careless_down(careless, care_b, q.to_unit)
         down = best.lead_order is not None
         best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1], q.to_unit, down=down))
     except OutOfTime:
@@ -2095,7 +2108,7 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
         "verdict": verdict,
         "claimed": q.claimed,
         "best": q.to_unit(best_b[0]) if q.to_unit(best_b[0]) == q.to_unit(best_b[1]) else None,
-        "careless": q.to_unit(care_b[0]) if care_b[0] == care_b[1] else None,
+        "careless": q.to_unit(care_b[0]) if q.to_unit(care_b[0]) == q.to_unit(care_b[1]) else None,
         "unit": q.unit,
         "tricks_left": pos.tricks_left,
         "nodes": counter[0],
