@@ -166,6 +166,7 @@ class Search:
         "_lasts",
         "_lead",
         "_leads",
+        "_min_seen",
         "_moves",
         "_ranges",
         "_suits",
@@ -246,6 +247,8 @@ class Search:
             (off, (r.weighted >> off) & full, {}) for _s, off, full in r.spans if (r.weighted >> off) & full
         )
         self._moves: dict[tuple[Any, ...], list[int]] = {}
+        # The careless search's bounds by the position's own cards (see :meth:`_min_trick`).
+        self._min_seen: dict[tuple[Any, ...], tuple[int, int]] = {}
         # The lead that decided each position searched (its table key), tried first when it is met again.
         self._leads: dict[tuple[Any, ...], int] = {}
         self._cashes: dict[tuple[Any, ...], tuple[int, int, bool]] = {}
@@ -904,7 +907,20 @@ class Search:
             return 0
         if left == 1:
             return self._last(hands, leader, trick_no, extra)
-        key = self.key(hands, leader, memory, extra)
+        probe = self.probe
+        # The bounds last seen of this very position (its cards, not its key): most positions met are cut
+        # by them, without the key (and its hash, and the other table's) being worked out.
+        raw = (leader, memory, extra, *hands)
+        seen = self._min_seen.get(raw)
+        if seen is not None:
+            lo, hi = seen
+            if lo >= cap or lo == hi:
+                return lo
+            if probe and hi < cap:
+                return hi
+        key = self._keys.get(raw)
+        if key is None:
+            key = self._keys[raw] = self._key(hands, leader, memory, extra)
         found = self.table.get(key)
         live = hands[0]
         for h in hands:
@@ -920,9 +936,9 @@ class Search:
                 hi = ceiling[1]
                 if lo > hi:
                     raise AssertionError("bounds of the careless and the best value cross")
+        self._min_seen[raw] = (lo, hi)
         if lo >= cap or lo == hi:
             return lo
-        probe = self.probe
         if hi < cap:
             if probe:
                 return hi
@@ -932,9 +948,9 @@ class Search:
             hands, [], leader, trick_no, left, memory, extra, cap, cap - 1 if probe else lo, live, _NO_TOP
         )
         if value < cap:
-            self.table[key] = (lo, value) if probe else (value, value)
+            self.table[key] = self._min_seen[raw] = (lo, value) if probe else (value, value)
         elif value > lo:
-            self.table[key] = (value, hi)
+            self.table[key] = self._min_seen[raw] = (value, hi)
         return value
 
     def _min_play(
