@@ -29,9 +29,12 @@ compact form (cards as bits, one hand an int) and an exact search answers it:
 * a time budget (default 2 s): when it runs out the answer is ``undecided``, with the bounds proved.
 
 "Careless" play is the claimer's side playing any legal card: the least value over every line of play,
-which every player minimising gives. It is found by branch and bound (each line found lowers the cap, and a
-position whose lower bound reaches the cap is cut), first under a cap just above the lower bound proved,
-then under the full cap, sharing the same kind of table.
+which every player minimising gives. It is found by zero-window probes of a search where everyone
+minimises (each stops at the first line below its cap, and a position whose lower bound reaches the cap is
+cut): the first at ``need`` decides the verdict, the others go from the top down, each asking for a line
+below the least internal value of the unit of the best line found so far, so that the last one proves only
+that unit's boundary (where every value is its own unit, one branch and bound, each line found lowering
+its cap, takes their place); they share the same kind of table.
 
 Standard library only, like the rest of the engine.
 """
@@ -170,6 +173,7 @@ class Search:
         "_lasts",
         "_lead",
         "_leads",
+        "_min_seen",
         "_moves",
         "_orders",
         "_ranges",
@@ -191,6 +195,7 @@ class Search:
         "others",
         "penal",
         "pos",
+        "probe",
         "rules",
         "seats",
         "side",
@@ -255,6 +260,8 @@ class Search:
         # the moves (a list kept in ``_moves`` for the whole search: its id names it) and what the order
         # reads of the position.
         self._orders: dict[tuple[int, ...], list[int]] = {}
+        # The careless search's bounds by the position's own cards (see :meth:`_min_trick`).
+        self._min_seen: dict[tuple[Any, ...], tuple[int, int]] = {}
         # The lead that decided each position searched (its table key), tried first when it is met again.
         self._leads: dict[int, int] = {}
         self._cashes: dict[tuple[Any, ...], tuple[int, int, bool]] = {}
@@ -273,6 +280,7 @@ class Search:
         # already: Barbù at 7 tricks, 4% fewer nodes for 4% more time).
         self._killers: dict[tuple[int, ...], int] = {}
         self.inner_killers = not self.penal
+        self.probe = False  # see :meth:`minimum`
         # Penalties alone, no trumps, a side of one: the duels' memo (see :func:`_duel_floor`), or None.
         self.duels: dict[tuple[Any, ...], int] | None = {} if _duels_apply(self) else None
         # Penalties alone, no trumps, a side of one, best play: the leads in their own order (see
@@ -928,10 +936,13 @@ class Search:
         return found
 
     # -- the careless value: every player minimises, so it is the least value over every line of play
-    def minimum(self, cap: int) -> int:
+    def minimum(self, cap: int, *, probe: bool = False) -> int:
         """The least value of the rest over every line when it is below ``cap``; otherwise a lower bound
-        of it, at least ``cap`` (branch and bound). Careless searches only."""
+        of it, at least ``cap`` (branch and bound). With ``probe``, the search stops at the first line
+        below ``cap`` and returns what it gives, an upper bound (a zero-window test). Careless searches
+        only."""
         pos = self.pos
+        self.probe = probe
         return self._min_trick(
             list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, cap
         )
@@ -943,6 +954,17 @@ class Search:
             return 0
         if left == 1:
             return self._last(hands, leader, trick_no, extra)
+        probe = self.probe
+        # The bounds last seen of this very position (its cards, not its key): most positions met are cut
+        # by them, without the key (and its hash, and the other table's) being worked out.
+        raw = (leader, memory, extra, *hands)
+        seen = self._min_seen.get(raw)
+        if seen is not None:
+            lo, hi = seen
+            if lo >= cap or lo == hi:
+                return lo
+            if probe and hi < cap:
+                return hi
         key = self.key(hands, leader, memory, extra)
         found = self.table.get(key)
         live = hands[0]
@@ -959,15 +981,21 @@ class Search:
                 hi = ceiling[1]
                 if lo > hi:
                     raise AssertionError("bounds of the careless and the best value cross")
+        self._min_seen[raw] = (lo, hi)
         if lo >= cap or lo == hi:
             return lo
         if hi < cap:
+            if probe:
+                return hi
             cap = hi + 1
-        value = self._min_play(hands, [], leader, trick_no, left, memory, extra, cap, lo, live, _NO_TOP)
+        # A probe stops at the first line below the cap: a floor just below it.
+        value = self._min_play(
+            hands, [], leader, trick_no, left, memory, extra, cap, cap - 1 if probe else lo, live, _NO_TOP
+        )
         if value < cap:
-            self.table[key] = (value, value)
+            self.table[key] = self._min_seen[raw] = (lo, value) if probe else (value, value)
         elif value > lo:
-            self.table[key] = (value, hi)
+            self.table[key] = self._min_seen[raw] = (value, hi)
         return value
 
     def _min_play(
@@ -1999,17 +2027,31 @@ def _probe_down(lo: int, hi: int, unit: Callable[[int], int]) -> int:
     return need
 
 
-def _least(search: Search, lo: int, cap: int) -> int:
-    """The careless value when it is below ``cap`` (exact), otherwise a lower bound of it, at least
-    ``cap``; ``lo``: a lower bound of it. Branch and bound under the cap ``lo + 1`` first: it sees only
-    the lines that stay at ``lo``, so where the least value is the lower bound it is found (and proved)
-    without first working out the least of every line tried on the way, as a search under ``cap`` would;
-    where it is not, that search leaves lower bounds in the table, and one under ``cap`` follows."""
-    if lo + 1 < cap:
-        least = search.minimum(lo + 1)
-        if least <= lo:
-            return least
-    return search.minimum(cap)
+def _careless_down(search: Search, bounds: list[int], unit: Callable[[int], int]) -> None:
+    """Narrow the bounds ``[lo, hi]`` of the careless value (in place: what is proved stays when the time
+    runs out) down to one value in the claim's unit, from the top down: each probe (see
+    :meth:`Search.minimum`) asks for a line below the least internal value of ``hi``'s unit; the line
+    found lowers ``hi`` to what it gives, and where there is none, ``lo`` reaches that unit. The last
+    probe proves only the unit's boundary, not the least value itself (Tressette's points are thirds),
+    and a value at the lower bound proved is found without a proof at all. Where every value is its own
+    unit (Barbù's points), there is no boundary to stop at: one branch and bound under ``hi`` finds the
+    least value at once (a little cheaper there than probes one line at a time)."""
+    while unit(bounds[0]) != unit(bounds[1]):
+        hi = bounds[1]
+        if unit(hi - 1) != unit(hi) and unit(hi - 2) != unit(hi - 1):
+            # Every value its own unit (Barbù's points): one branch and bound finds the least at once.
+            g = search.minimum(hi)
+            if g < hi:
+                bounds[0] = bounds[1] = g
+            else:
+                bounds[0] = max(bounds[0], g)
+            continue
+        cap = _probe_down(bounds[0], bounds[1], unit)
+        g = search.minimum(cap, probe=True)
+        if g >= cap:
+            bounds[0] = max(bounds[0], g)
+        else:
+            bounds[1] = min(bounds[1], g)
 
 
 def _line(q: Question, search: Search, need: int) -> tuple[list[tuple[int, int]], int]:
@@ -2114,13 +2156,13 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
         first = best.value(need)
         if first >= need:
             best_b[0] = max(best_b[0], first)
-            # Below ``need`` the least value found is exact; at or above it, it is a bound that decides.
-            least = _least(careless, care_b[0], need)
+            # A probe at ``need``: at or above it, a lower bound that decides; below it, a line's value.
+            least = careless.minimum(need, probe=True)
             if least >= need:
                 care_b[0] = max(care_b[0], least)
                 verdict = HOLDS
             else:
-                care_b = [least, least]
+                care_b[1] = min(care_b[1], least)
                 verdict = HOLDS_WITH_BEST_PLAY
                 line, line_value = _line(q, careless, need)
         else:
@@ -2128,10 +2170,7 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
             care_b[1] = min(care_b[1], best_b[1])
             verdict = FAILS
             line, line_value = _line(q, best, need)
-        if care_b[0] < care_b[1]:
-            # Below its upper bound plus one, the least value found is exact.
-            least = _least(careless, care_b[0], care_b[1] + 1)
-            care_b = [least, least]
+        _careless_down(careless, care_b, q.to_unit)
         down = best.lead_order is not None
         best_b = list(_exact(best, max(best_b[0], care_b[0]), best_b[1], q.to_unit, down=down))
     except OutOfTime:
@@ -2141,7 +2180,7 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
         "verdict": verdict,
         "claimed": q.claimed,
         "best": q.to_unit(best_b[0]) if q.to_unit(best_b[0]) == q.to_unit(best_b[1]) else None,
-        "careless": q.to_unit(care_b[0]) if care_b[0] == care_b[1] else None,
+        "careless": q.to_unit(care_b[0]) if q.to_unit(care_b[0]) == q.to_unit(care_b[1]) else None,
         "unit": q.unit,
         "tricks_left": pos.tricks_left,
         "nodes": counter[0],

@@ -16,11 +16,11 @@ from scoring.rules.claims import (
     Position,
     Rules,
     Search,
+    _careless_down,
     _duel,
     _duel_floor,
     _exact,
     _follow_legal,
-    _least,
 )
 from tests.scoring.rules.playout import examples
 
@@ -184,23 +184,47 @@ def test_a_partner_who_must_overtake_ends_the_cashing_of_the_leader_s_masters() 
 
 
 @settings(max_examples=examples(300))
-@given(deal=deals(), below=st.integers(0, 8), above=st.integers(-3, 8))
-def test_the_careless_value_raised_from_a_lower_bound_against_a_plain_minimax(
-    deal: tuple[Rules, list[int], int], below: int, above: int
+@given(
+    deal=deals(),
+    below=st.integers(0, 8),
+    above=st.integers(-3, 8),
+    width=st.integers(1, 3),
+    probes=st.lists(st.integers(-4, 8), max_size=3),
+)
+def test_the_careless_value_probed_from_the_top_down_against_a_plain_minimax(
+    deal: tuple[Rules, list[int], int], below: int, above: int, width: int, probes: list[int]
 ) -> None:
-    """The careless value searched first at its lower bound, then under the cap (``_least``): exact when
-    it is below the cap, a bound at least the cap otherwise, whatever lower bound it starts from."""
+    """A probe of the careless search (``minimum(cap, probe=True)``) is a bound on the right side of its
+    cap: at least the cap, a lower bound; below it, an upper bound (a line's value). The descent
+    (``_careless_down``) from any bounds, after any probes have filled the table, ends in the value's unit
+    (units of ``width`` internal values: Tressette's points are thirds; 1, the value itself)."""
     rules, hands, leader = deal
     left = hands[0].bit_count()
     value = minimax(rules, hands, leader, careless=True)
-    lo, cap = value - below, value + above
     search = Search(
         Position(rules, SEATS, hands, leader, SIDE, 1, left),
         careless=True,
         deadline=float("inf"),
         counter=[0],
     )
-    least = _least(search, lo, cap)
+    for offset in probes:
+        cap = value + offset
+        g = search.minimum(cap, probe=True)
+        if g >= cap:
+            assert cap <= g <= value
+        else:
+            assert value <= g < cap
+
+    def unit(v: int) -> int:
+        return v // width
+
+    bounds = [value - below, value + above if above >= 0 else value]
+    _careless_down(search, bounds, unit)
+    assert bounds[0] <= value <= bounds[1]
+    assert unit(bounds[0]) == unit(bounds[1]) == unit(value)
+    # The branch and bound without probing, on the same table: exact below its cap.
+    cap = value + above
+    least = search.minimum(cap)
     if value < cap:
         assert least == value
     else:
