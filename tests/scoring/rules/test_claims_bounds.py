@@ -16,11 +16,11 @@ from scoring.rules.claims import (
     Position,
     Rules,
     Search,
+    _careless_down,
     _duel,
     _duel_floor,
     _exact,
     _follow_legal,
-    _least,
 )
 from tests.scoring.rules.playout import examples
 
@@ -184,23 +184,47 @@ def test_a_partner_who_must_overtake_ends_the_cashing_of_the_leader_s_masters() 
 
 
 @settings(max_examples=examples(300))
-@given(deal=deals(), below=st.integers(0, 8), above=st.integers(-3, 8))
-def test_the_careless_value_raised_from_a_lower_bound_against_a_plain_minimax(
-    deal: tuple[Rules, list[int], int], below: int, above: int
+@given(
+    deal=deals(),
+    below=st.integers(0, 8),
+    above=st.integers(-3, 8),
+    width=st.integers(1, 3),
+    probes=st.lists(st.integers(-4, 8), max_size=3),
+)
+def test_the_careless_value_probed_from_the_top_down_against_a_plain_minimax(
+    deal: tuple[Rules, list[int], int], below: int, above: int, width: int, probes: list[int]
 ) -> None:
-    """The careless value searched first at its lower bound, then under the cap (``_least``): exact when
-    it is below the cap, a bound at least the cap otherwise, whatever lower bound it starts from."""
+    """A probe of the careless search (``minimum(cap, probe=True)``) is a bound on the right side of its
+    cap: at least the cap, a lower bound; below it, an upper bound (a line's value). The descent
+    (``_careless_down``) from any bounds, after any probes have filled the table, ends in the value's unit
+    (units of ``width`` internal values: Tressette's points are thirds; 1, the value itself)."""
     rules, hands, leader = deal
     left = hands[0].bit_count()
     value = minimax(rules, hands, leader, careless=True)
-    lo, cap = value - below, value + above
     search = Search(
         Position(rules, SEATS, hands, leader, SIDE, 1, left),
         careless=True,
         deadline=float("inf"),
         counter=[0],
     )
-    least = _least(search, lo, cap)
+    for offset in probes:
+        cap = value + offset
+        g = search.minimum(cap, probe=True)
+        if g >= cap:
+            assert cap <= g <= value
+        else:
+            assert value <= g < cap
+
+    def unit(v: int) -> int:
+        return v // width
+
+    bounds = [value - below, value + above if above >= 0 else value]
+    _careless_down(search, bounds, unit)
+    assert bounds[0] <= value <= bounds[1]
+    assert unit(bounds[0]) == unit(bounds[1]) == unit(value)
+    # The branch and bound without probing, on the same table: exact below its cap.
+    cap = value + above
+    least = search.minimum(cap)
     if value < cap:
         assert least == value
     else:
@@ -395,6 +419,30 @@ def test_the_range_summed_suit_by_suit_is_the_range_worked_out_in_full(
         live = subset & everything
         left = -(-live.bit_count() // SEATS)
         assert search._range(live, start, left) == search._range_of(live, start, left)
+
+
+@settings(max_examples=examples(200))
+@given(
+    deal=deals(),
+    drops=st.lists(st.tuples(st.integers(0, 2**12 - 1), st.integers(0, SEATS - 1)), min_size=1, max_size=8),
+)
+def test_the_best_and_the_careless_search_of_a_position_number_its_keys_alike(
+    deal: tuple[Rules, list[int], int], drops: list[tuple[int, int]]
+) -> None:
+    """Each search of a solve reads the other's table with its own keys, as numbers: one number per key
+    (equal exactly when the keys are), the same in both searches, whichever asks first."""
+    rules, hands, leader = deal
+    pos = Position(rules, SEATS, hands, leader, SIDE, 1, hands[0].bit_count())
+    best = Search(pos, careless=False, deadline=float("inf"), counter=[0])
+    loose = Search(pos, careless=True, deadline=float("inf"), counter=[0])
+    numbers: dict[tuple[object, ...], int] = {}
+    for k, (drop, lead) in enumerate(drops):
+        sub = [h & ~drop for h in hands]
+        first, second = (best, loose) if k % 2 else (loose, best)
+        number = first.key(sub, lead, None, None)
+        assert second.key(list(sub), lead, None, None) == number
+        assert numbers.setdefault(best._key(sub, lead, None, None), number) == number
+    assert len(set(numbers.values())) == len(numbers)
 
 
 # ---- Barbù's penalties bounded trick by trick (the duels) -----------------------------------------------
