@@ -282,7 +282,7 @@ class Search:
         self.inner_killers = not self.penal
         self.probe = False  # see :meth:`minimum`
         # Penalties alone, no trumps, a side of one: the duels' memo (see :func:`_duel_floor`), or None.
-        self.duels: dict[tuple[Any, ...], int] | None = {} if _duels_apply(self) else None
+        self.duels: dict[tuple[Any, ...], Any] | None = {} if _duels_apply(self) else None
         # Penalties alone, no trumps, a side of one, best play: the leads in their own order (see
         # :func:`_penalty_leads`), or None.
         self.lead_order: Callable[[Search, list[int], int, list[int]], list[int]] | None = (
@@ -1308,6 +1308,8 @@ def _duels_apply(search: Search) -> bool:
 def _duel_floor(search: Search, hands: Sequence[int], trick_no: int) -> int:
     """A lower bound of what the rest is worth to a side of one, every player helping it take the most
     it can (see the comment above): minus part(Q) + part(R) + full(P), the least over P."""
+    memo = search.duels
+    assert memo is not None
     r = search.rules
     mine = hands[search.mine[0]]
     # Where neither C's cards nor the tricks themselves cost anything, "full" scores what "part" does.
@@ -1316,8 +1318,15 @@ def _duel_floor(search: Search, hands: Sequence[int], trick_no: int) -> int:
     extra: int | None = None
     for p in search.others:
         theirs = hands[p]
-        part = _duel(search, mine, theirs, trick_no, False) if theirs & r.weighted else 0
-        whole = part if alike else _duel(search, mine, theirs, trick_no, True)
+        # Both duels of C and P, by their cards (two numbers: no other key of the memo has that shape;
+        # C's cards tell the trick's number).
+        pair = memo.get((mine, theirs))
+        if pair is None:
+            part = _duel(search, mine, theirs, trick_no, False) if theirs & r.weighted else 0
+            whole = part if alike else _duel(search, mine, theirs, trick_no, True)
+            memo[(mine, theirs)] = (part, whole)
+        else:
+            part, whole = pair
         parts += part
         if extra is None or whole - part < extra:
             extra = whole - part
@@ -1333,7 +1342,7 @@ def _duel(search: Search, mine: int, theirs: int, trick_no: int, own: bool) -> i
     assert memo is not None
     number = trick_no if own and r.trick_bonus else 0
     raw = (own, number, mine, theirs, None)  # the cards themselves (the patterns' keys have three parts)
-    found = memo.get(raw)
+    found: int | None = memo.get(raw)
     if found is not None:
         return found
     weight = r.weight
