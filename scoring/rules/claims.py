@@ -290,11 +290,15 @@ class Search:
         )
 
     # -- the table's key: hands with ranks made relative to the live cards of each suit
-    def key(self, hands: Sequence[int], leader: int, memory: Any, extra: Any) -> int:
+    def key(
+        self, hands: Sequence[int], leader: int, memory: Any, extra: Any, raw: tuple[Any, ...] | None = None
+    ) -> int:
         """The key as a number (the tables hash a number faster than the nested key at every node): one per
-        key, the same in every search of the position, memoised by the position it is found for."""
+        key, the same in every search of the position, memoised by the position it is found for (``raw``,
+        built here unless given)."""
         keys = self._keys
-        raw = (leader, memory, extra, *hands)
+        if raw is None:
+            raw = (leader, memory, extra, *hands)
         found = keys.get(raw)
         if found is not None:
             return found
@@ -965,7 +969,7 @@ class Search:
                 return lo
             if probe and hi < cap:
                 return hi
-        key = self.key(hands, leader, memory, extra)
+        key = self.key(hands, leader, memory, extra, raw)
         found = self.table.get(key)
         live = hands[0]
         for h in hands:
@@ -1025,6 +1029,7 @@ class Search:
         fu, suit, rank, trump = r.fu, r.suit, r.rank, r.trump
         lead_suit, top_v, _top_seat = top
         moves = self.moves(hands, trick, seat, memory, live, top)
+        plain, on_side = r.gain is None, self.on_side
         for card in moves:
             hands[seat] = hand & ~(1 << card)
             trick.append((seat, card))
@@ -1037,9 +1042,14 @@ class Search:
                 now = (led, v, seat) if v > top_v else (led, top_v, top[2])
             if last:
                 winner = now[2] if now[2] >= 0 else trick[0][0]
-                gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
+                if plain and not on_side[winner]:
+                    gain, new_extra = 0, extra  # (see :meth:`trick_gain`)
+                else:
+                    gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
                 if gain >= cap and self.gains_only:
                     value = gain  # the rest adds nothing below it: at or above the cap
+                elif left == 2:
+                    value = gain + self._last(hands, winner, trick_no + 1, new_extra)  # (see _min_trick)
                 else:
                     new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
                     value = gain + self._min_trick(
@@ -2151,6 +2161,7 @@ def _solve(q: Question, *, budget: float) -> dict[str, Any]:
     careless = Search(pos, careless=True, deadline=deadline, counter=counter)
     best.below, careless.above = careless.table, best.table
     careless.duels = best.duels  # the duels are the same for both searches
+    careless._suits = best._suits  # and so are the keys' parts
     live = 0
     for h in pos.hands:
         live |= h
