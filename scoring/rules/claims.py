@@ -443,7 +443,7 @@ class Search:
             if stopping:
                 c, w = max(stopping)
                 count, worth = count + c, worth + w
-            if len(partners) == 1 and not trump_mask and r.follow_suit:
+            if count < left and len(partners) == 1 and not trump_mask and r.follow_suit:
                 # Or the free suits, then a trick led to the partner, who cashes his own masters.
                 c, w = self._cross(mine, theirs, partners[0], cashed)
                 if c:
@@ -471,22 +471,26 @@ class Search:
         weight = r.weight
         memo = self._cashes
         done = {off for off, _full, _c in cashed}
+        # The suits to lead to the partner in: the leader holds cards there but no master, the partner one.
+        crossings = []
+        for s, off, full in r.spans:
+            if off in done or s == _FU_SUIT:
+                continue
+            held = (mine >> off) & full
+            ph = (partner >> off) & full
+            if held and ph:
+                top = ((theirs >> off) & full).bit_length()
+                if ph >> top and not held >> top:
+                    crossings.append((off, held, ph))
+        if not crossings:
+            return 0, 0
         discards = 0  # the partner's, while the leader cashes
         keep = partner  # the partner's cards of the suits the leader does not cash
         for off, full, c in cashed:
             discards += max(0, c - ((partner >> off) & full).bit_count())
             keep &= ~(full << off)
         found = (0, 0)
-        for s, off, full in r.spans:
-            if off in done or s == _FU_SUIT:
-                continue
-            held = (mine >> off) & full
-            ph = (partner >> off) & full
-            if not held or not ph:
-                continue
-            top = ((theirs >> off) & full).bit_length()
-            if not ph >> top or held >> top:
-                continue  # the partner holds no master there, or the leader holds one
+        for off, held, ph in crossings:
             x = (held & -held).bit_length() - 1
             pt = ph.bit_length() - 1
             count, worth = 1, weight[off + x] + weight[off + pt]
