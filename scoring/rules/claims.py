@@ -14,7 +14,8 @@ compact form (cards as bits, one hand an int) and an exact search answers it:
 * one move per run of equivalent cards (adjacent in the order of the cards still live, same suit, same
   hand, same value, no special role), the moves of a position memoised;
 * bounds before any search: masters the side on lead can cash one after the other (a partner following
-  low, one who must overtake ending the cashing), and, where only tricks count and there are trumps, the
+  low, one who must overtake ending the cashing; without trumps, then a low card led to the partner's
+  master and his own masters cashed the same way), and, where only tricks count and there are trumps, the
   tricks each side's trumps win however anyone plays; a team on lead that wins every trick however anyone
   plays (and, where only penalties count, such a team led into), or a leader whose every card is above all
   the others' (his partners' too), gives the exact value; the best and the careless searches bound each
@@ -413,6 +414,7 @@ class Search:
         memo = self._cashes
         free: list[tuple[int, int]] = []  # suits cashed keeping the lead
         stopping: list[tuple[int, int]] = []  # suits whose cashing ends with the partner on lead
+        cashed: list[tuple[int, int, int]] = []  # the free suits: offset, full mask, tricks
         for s, off, full in r.spans:
             held = (mine >> off) & full
             if not held or s == _FU_SUIT:
@@ -434,18 +436,97 @@ class Search:
             if plan is None:
                 plan = memo[memo_key] = self._cash(off, masters << top, limit, ruff, follow)
             (stopping if plan[2] else free).append(plan[:2])
-        if not free and not stopping:
-            return 0, 0
+            if not plan[2]:
+                cashed.append((off, full, plan[0]))
+        count = worth = 0
         if ruffers:
-            count, worth = max(free + stopping)
+            if free or stopping:
+                count, worth = max(free + stopping)
         else:
             count, worth = sum(c for c, _w in free), sum(w for _c, w in free)
             if stopping:
                 c, w = max(stopping)
                 count, worth = count + c, worth + w
+            if count < left and len(partners) == 1 and not trump_mask and r.follow_suit:
+                # Or the free suits, then a trick led to the partner, who cashes his own masters.
+                c, w = self._cross(mine, theirs, partners[0], cashed)
+                if c:
+                    c += sum(k for k, _w in free)
+                    w += sum(v for _k, v in free)
+                if c and (c >= left or w + c * r.per_trick > worth + count * r.per_trick):
+                    count, worth = c, w
+        if not count:
+            return 0, 0
         if count >= left:
             return left, -1  # every trick left: all that is left (see _bounds)
         return count, worth + count * r.per_trick
+
+    def _cross(
+        self, mine: int, theirs: int, partner: int, cashed: list[tuple[int, int, int]]
+    ) -> tuple[int, int]:
+        """After the leader's free suits of :meth:`_sure` (``cashed``: each suit's offset, mask and tricks),
+        with no trumps and the suit followed: a trick led to the partner (the leader's lowest card of a suit
+        where he holds no master and the partner holds a card above every card of the other side, which the
+        partner plays), then the partner's own masters of the suits the leader did not cash, cashed as the
+        leader's are (the leader following with his lowest card, one suit at most ending with him on lead).
+        The partner, void in a suit the leader cashes, must discard: the plan needs as many of his other
+        cards to spare. The tricks after the free suits and their worth (the side's cards only), or (0, 0)."""
+        r = self.rules
+        weight = r.weight
+        memo = self._cashes
+        done = {off for off, _full, _c in cashed}
+        # The suits to lead to the partner in: the leader holds cards there but no master, the partner one.
+        crossings = []
+        for s, off, full in r.spans:
+            if off in done or s == _FU_SUIT:
+                continue
+            held = (mine >> off) & full
+            ph = (partner >> off) & full
+            if held and ph:
+                top = ((theirs >> off) & full).bit_length()
+                if ph >> top and not held >> top:
+                    crossings.append((off, held, ph))
+        if not crossings:
+            return 0, 0
+        discards = 0  # the partner's, while the leader cashes
+        keep = partner  # the partner's cards of the suits the leader does not cash
+        for off, full, c in cashed:
+            discards += max(0, c - ((partner >> off) & full).bit_count())
+            keep &= ~(full << off)
+        found = (0, 0)
+        for off, held, ph in crossings:
+            x = (held & -held).bit_length() - 1
+            pt = ph.bit_length() - 1
+            count, worth = 1, weight[off + x] + weight[off + pt]
+            free_c = free_w = 0
+            stop = (0, 0)
+            for s2, off2, full2 in r.spans:
+                if off2 in done or s2 == _FU_SUIT:
+                    continue
+                ph2 = (partner >> off2) & full2
+                lead2 = (mine >> off2) & full2
+                if off2 == off:
+                    ph2 &= ~(1 << pt)
+                    lead2 &= ~(1 << x)
+                top2 = ((theirs >> off2) & full2).bit_length()
+                masters = ph2 >> top2 << top2
+                if not masters:
+                    continue
+                memo_key = (off2, masters, masters.bit_count(), False, lead2)
+                plan = memo.get(memo_key)
+                if plan is None:
+                    plan = memo[memo_key] = self._cash(off2, masters, masters.bit_count(), False, (lead2,))
+                if plan[2]:
+                    stop = max(stop, plan[:2])
+                else:
+                    free_c += plan[0]
+                    free_w += plan[1]
+            count += free_c + stop[0]
+            worth += free_w + stop[1]
+            # The partner keeps the ``count`` cards he needs: his discards come from the rest.
+            if discards <= keep.bit_count() - count and (worth, count) > (found[1], found[0]):
+                found = (count, worth)
+        return found
 
     def _cash(
         self, off: int, masters: int, limit: int, partner_may_ruff: bool, follow: Sequence[int]

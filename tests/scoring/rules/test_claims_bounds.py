@@ -713,3 +713,72 @@ def test_a_leader_whose_every_card_is_above_all_the_others_wins_every_trick_agai
     assert lo <= value <= hi
     if search._over(hands[leader], live & ~hands[leader]):
         assert lo == hi == value
+
+
+@st.composite
+def follow_deals(draw: Any) -> tuple[Rules, list[int], int]:
+    """Deals as Tressette plays them: no trumps, the suit led followed, up to four suits, so that a leader
+    can lead to his partner's masters (see :meth:`Search._cross`)."""
+    tricks = draw(st.integers(2, 3))
+    suits = draw(st.integers(2, 4))
+    n = tricks * SEATS
+    counts = [1] * suits
+    for _k in range(n - suits):
+        counts[draw(st.integers(0, suits - 1))] += 1
+    suit = tuple(s for s in range(suits) for _k in range(counts[s]))
+    rank = tuple(r for s in range(suits) for r in range(counts[s]))
+    weight = tuple(draw(st.lists(st.sampled_from([0, 0, 1, 3]), min_size=n, max_size=n)))
+    order = draw(st.permutations(range(n)))
+    hands = [sum(1 << c for c in order[k * tricks : (k + 1) * tricks]) for k in range(SEATS)]
+    ref: list[Rules] = []
+    rules = Rules(
+        tuple(f"c{i}" for i in range(n)),
+        suit,
+        rank,
+        weight,
+        None,
+        per_trick=draw(st.sampled_from([0, 1])),
+        last_bonus=draw(st.sampled_from([0, 3])),
+        legal=_follow_legal(ref),
+        follow_suit=True,
+    )
+    ref.append(rules)
+    return rules, hands, draw(st.integers(0, SEATS - 1))
+
+
+@settings(max_examples=examples(400))
+@given(deal=follow_deals(), careless=st.booleans())
+def test_the_masters_cashed_after_a_lead_to_the_partner_bound_the_value_against_a_plain_minimax(
+    deal: tuple[Rules, list[int], int], careless: bool
+) -> None:
+    rules, hands, leader = deal
+    search, _, lo, hi = before_search(rules, hands, leader, SIDE, careless)
+    value = minimax(rules, hands, leader, careless)
+    assert lo <= value <= hi
+    if careless:
+        assert search.minimum(10**6) == value
+    else:
+        assert search.window(-(10**6), 10**6) == value
+
+
+def test_a_leader_without_masters_leads_to_his_partner_who_cashes_his() -> None:
+    # One suit, cards 0..7 low to high. The leader (0) holds 0 and 1; his partner (2) holds 7 and 6, above
+    # every card of the others (3, 2, 5, 4): led to, the partner wins, then cashes his other master.
+    ref: list[Rules] = []
+    rules = Rules(
+        tuple(f"c{i}" for i in range(8)),
+        (0,) * 8,
+        tuple(range(8)),
+        (0, 0, 0, 0, 0, 0, 1, 3),
+        None,
+        legal=_follow_legal(ref),
+        follow_suit=True,
+    )
+    ref.append(rules)
+    hands = [0b11, 0b1100, 0b11000000, 0b110000]
+    search, _, lo, hi = before_search(rules, hands, 0, SIDE, False)
+    assert search._sure(hands, 0, 2) == (2, -1)  # every trick left
+    assert lo == hi == 4 == minimax(rules, hands, 0, False)
+    # The same cards with the other side on lead (seats turned by one): the side's bound falls to none.
+    search, _, lo, hi = before_search(rules, [hands[1], hands[2], hands[3], hands[0]], 3, SIDE, False)
+    assert hi == 0
