@@ -138,11 +138,15 @@ def before_search(
 def test_the_bounds_before_search_hold_against_a_plain_minimax(
     deal: tuple[Rules, list[int], int], careless: bool
 ) -> None:
-    rules, hands, leader = deal
+    assert_bounds_then_value(*deal, careless)
+
+
+def assert_bounds_then_value(rules: Rules, hands: list[int], leader: int, careless: bool) -> None:
+    """The bounds found before any search hold the plain minimax's value, and the search itself, which
+    starts from them, finds that value."""
     search, _, lo, hi = before_search(rules, hands, leader, SIDE, careless)
     value = minimax(rules, hands, leader, careless)
     assert lo <= value <= hi
-    # And the search itself, which starts from those bounds, finds that value.
     if careless:
         assert search.minimum(10**6) == value
     else:
@@ -751,14 +755,7 @@ def follow_deals(draw: Any) -> tuple[Rules, list[int], int]:
 def test_the_masters_cashed_after_a_lead_to_the_partner_bound_the_value_against_a_plain_minimax(
     deal: tuple[Rules, list[int], int], careless: bool
 ) -> None:
-    rules, hands, leader = deal
-    search, _, lo, hi = before_search(rules, hands, leader, SIDE, careless)
-    value = minimax(rules, hands, leader, careless)
-    assert lo <= value <= hi
-    if careless:
-        assert search.minimum(10**6) == value
-    else:
-        assert search.window(-(10**6), 10**6) == value
+    assert_bounds_then_value(*deal, careless)
 
 
 def test_a_leader_without_masters_leads_to_his_partner_who_cashes_his() -> None:
