@@ -82,23 +82,38 @@ def minimax(rules: Rules, hands: list[int], leader: int, careless: bool, side: f
     return exact(rules, hands, leader, 1, side, careless)
 
 
-@st.composite
-def deals(draw: Any) -> tuple[Rules, list[int], int]:
-    tricks = draw(st.integers(1, 3))
-    suits = draw(st.integers(1, 3))
-    trump = draw(st.sampled_from([None, 0])) if suits > 1 else None
-    n = tricks * SEATS
-    # Cards numbered by suit, then rank low to high (what Rules asks).
+def draw_deck(draw: Any, tricks: int, suits: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A deck of ``tricks`` x 4 cards in ``suits`` suits, each suit at least one card: each card's suit and
+    rank, numbered by suit, then rank low to high (what Rules asks)."""
     counts = [1] * suits
-    for _k in range(n - suits):
+    for _k in range(tricks * SEATS - suits):
         counts[draw(st.integers(0, suits - 1))] += 1
     suit = tuple(s for s in range(suits) for _k in range(counts[s]))
     rank = tuple(r for s in range(suits) for r in range(counts[s]))
+    return suit, rank
+
+
+def draw_deal(
+    draw: Any,
+    *,
+    tricks: tuple[int, int],
+    suits: tuple[int, int],
+    trumps: bool,
+    last_bonus: list[int],
+    follow_suit: bool = False,
+) -> tuple[Rules, list[int], int]:
+    """A deck drawn by :func:`draw_deck`, its weights, a deal and a leader. ``trumps``: the first suit may
+    be trumps; ``follow_suit``: the rules say the suit led must be followed (Tressette)."""
+    tricks_n = draw(st.integers(*tricks))
+    suits_n = draw(st.integers(*suits))
+    trump = draw(st.sampled_from([None, 0])) if trumps and suits_n > 1 else None
+    n = tricks_n * SEATS
+    suit, rank = draw_deck(draw, tricks_n, suits_n)
     weight = tuple(draw(st.lists(st.sampled_from([0, 0, 1, 3]), min_size=n, max_size=n)))
     per_trick = draw(st.sampled_from([0, 1]))
-    last_bonus = draw(st.sampled_from([0, 1, 3]))
+    bonus = draw(st.sampled_from(last_bonus))
     order = draw(st.permutations(range(n)))
-    hands = [sum(1 << c for c in order[k * tricks : (k + 1) * tricks]) for k in range(SEATS)]
+    hands = [sum(1 << c for c in order[k * tricks_n : (k + 1) * tricks_n]) for k in range(SEATS)]
     ref: list[Rules] = []
     rules = Rules(
         tuple(f"c{i}" for i in range(n)),
@@ -107,11 +122,17 @@ def deals(draw: Any) -> tuple[Rules, list[int], int]:
         weight,
         trump,
         per_trick=per_trick,
-        last_bonus=last_bonus,
+        last_bonus=bonus,
         legal=_follow_legal(ref),
+        follow_suit=follow_suit,
     )
     ref.append(rules)
     return rules, hands, draw(st.integers(0, SEATS - 1))
+
+
+@st.composite
+def deals(draw: Any) -> tuple[Rules, list[int], int]:
+    return draw_deal(draw, tricks=(1, 3), suits=(1, 3), trumps=True, last_bonus=[0, 1, 3])
 
 
 def before_search(
@@ -245,11 +266,7 @@ def penalty_deals(draw: Any) -> tuple[Rules, list[int], int, frozenset[int]]:
     trump = draw(st.sampled_from([None, 0])) if suits > 1 else None
     side = draw(st.sampled_from([SIDE, frozenset({0}), frozenset({1})]))
     n = tricks * SEATS
-    counts = [1] * suits
-    for _k in range(n - suits):
-        counts[draw(st.integers(0, suits - 1))] += 1
-    suit = tuple(s for s in range(suits) for _k in range(counts[s]))
-    rank = tuple(r for s in range(suits) for r in range(counts[s]))
+    suit, rank = draw_deck(draw, tricks, suits)
     if draw(st.booleans()):
         # Only penalties: every trick the side wins costs it or is worth nothing.
         weight = tuple(draw(st.lists(st.sampled_from([0, 0, -2, -6]), min_size=n, max_size=n)))
@@ -505,11 +522,7 @@ def barbu_deals(draw: Any) -> tuple[Rules, list[int], int, int, frozenset[int]]:
     tricks = draw(st.integers(1, 4))
     suits = draw(st.integers(1, 4))
     n = tricks * SEATS
-    counts = [1] * suits
-    for _k in range(n - suits):
-        counts[draw(st.integers(0, suits - 1))] += 1
-    suit = tuple(s for s in range(suits) for _k in range(counts[s]))
-    rank = tuple(r for s in range(suits) for r in range(counts[s]))
+    suit, rank = draw_deck(draw, tricks, suits)
     weight = tuple(draw(st.lists(st.sampled_from([0, 0, 0, -2, -4, -6, -20]), min_size=n, max_size=n)))
     first = draw(st.integers(1, 3))
     numbers = range(first, first + tricks)
@@ -723,31 +736,7 @@ def test_a_leader_whose_every_card_is_above_all_the_others_wins_every_trick_agai
 def follow_deals(draw: Any) -> tuple[Rules, list[int], int]:
     """Deals as Tressette plays them: no trumps, the suit led followed, up to four suits, so that a leader
     can lead to his partner's masters (see :meth:`Search._cross`)."""
-    tricks = draw(st.integers(2, 3))
-    suits = draw(st.integers(2, 4))
-    n = tricks * SEATS
-    counts = [1] * suits
-    for _k in range(n - suits):
-        counts[draw(st.integers(0, suits - 1))] += 1
-    suit = tuple(s for s in range(suits) for _k in range(counts[s]))
-    rank = tuple(r for s in range(suits) for r in range(counts[s]))
-    weight = tuple(draw(st.lists(st.sampled_from([0, 0, 1, 3]), min_size=n, max_size=n)))
-    order = draw(st.permutations(range(n)))
-    hands = [sum(1 << c for c in order[k * tricks : (k + 1) * tricks]) for k in range(SEATS)]
-    ref: list[Rules] = []
-    rules = Rules(
-        tuple(f"c{i}" for i in range(n)),
-        suit,
-        rank,
-        weight,
-        None,
-        per_trick=draw(st.sampled_from([0, 1])),
-        last_bonus=draw(st.sampled_from([0, 3])),
-        legal=_follow_legal(ref),
-        follow_suit=True,
-    )
-    ref.append(rules)
-    return rules, hands, draw(st.integers(0, SEATS - 1))
+    return draw_deal(draw, tricks=(2, 3), suits=(2, 4), trumps=False, last_bonus=[0, 3], follow_suit=True)
 
 
 @settings(max_examples=examples(400))
