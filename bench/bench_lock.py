@@ -15,9 +15,11 @@ from the moment the statement has the lock to the end of the commit, ``store.loc
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/python bench/bench_lock.py \\
         [--writers 4] [--seconds 10] [--model process,thread] [--no-flush]
 
-``--no-flush`` turns synchronous_commit off for the writers' sessions: a commit then returns without
-waiting for the disk, so the hold shows the work done under the lock apart from the flush (which the
-service does wait for, under the lock).
+``--no-flush`` turns synchronous_commit off for the writers' sessions: no commit then waits for the
+disk. With the COMMIT sent after the append, the hold then shows the work under the lock apart from the
+flush. With the append, the flush is not under the lock anyway (the store commits without waiting for
+the disk and makes the commit durable with the message's last statement, after the lock is free: see
+``store._execute_and_commit``), so the hold should not change; only the writer's wait does.
 
 It creates a throwaway database next to the one DATABASE_URL names and drops it at the end.
 """

@@ -299,8 +299,8 @@ def _outermost(db: Any) -> bool:
 # benchmark asks for them by setting a list here (bench/bench_lock.py); None, the default, times nothing.
 # Timed, the statement takes the lock itself just before the function does (it is taken again there,
 # which only counts it twice), notes the server's clock once it has it, and after the COMMIT reads the
-# clock again: the lock is released by then. The span covers what runs under the lock, the commit's flush
-# included, and not the wait for it.
+# clock again: the lock is released by then. The span covers what runs under the lock, the commit included
+# (its flush to disk is no longer under it, see _execute_and_commit), and not the wait for the lock.
 lock_holds: list[float] | None = None
 
 _TIMED = (
@@ -311,26 +311,59 @@ _TIMED = (
 _HELD = "SELECT extract(epoch FROM clock_timestamp() - current_setting('segnapunti.locked')::timestamptz)"
 
 
+# The statement that makes an append durable once its commit has released the ordering lock: a message in
+# the WAL, written in a transaction of its own (an xid, so that its commit is a record), committed
+# synchronously: its flush reaches past the append's commit record, which the WAL holds before it. It
+# returns the message's WAL position.
+_FLUSH = "SELECT pg_logical_emit_message(true, 'segnapunti.flush', '')::text"
+
+# The WAL positions the last statement of each committed append returned, when a test asks for them by
+# setting a list here; None, the default, keeps nothing.
+flushed_to: list[str] | None = None
+
+
 def _execute_and_commit(
     db: Any, sql: str, params: list[Any], early: Sequence[Alongside] = (), timed: bool = False
 ) -> list[Any]:
     """Run the statement and COMMIT in one message, one round trip: the ordering lock the statement takes
-    is released by the server as soon as the commit is durable, whatever this process does next (with
+    is released by the server as soon as the commit is done, whatever this process does next (with
     threads, it might wait for the interpreter lock between two sends). The ``early`` updates go first in
     the same message, before the lock is taken. A message of several statements binds its parameters in
     the client. The enclosing atomic block then finds nothing left to commit and runs its on-commit
-    callbacks as usual; an error skips the rest of the message and rolls back as any other."""
-    text = "".join(f"{update.sql}; " for update in early) + sql.replace("%b", "%s") + "; COMMIT"
+    callbacks as usual; an error skips the rest of the message and rolls back as any other.
+
+    The lock is released before the commit's flush to disk, and the caller still hears back only once
+    the commit is durable (early lock release): the transaction commits with ``synchronous_commit`` off,
+    which makes it visible and frees its locks in the order of the positions, as before, without waiting
+    for the disk; the last statement of the message then writes and synchronously commits a WAL message
+    of its own, whose flush covers the append's commit (the WAL is written in order). So the next append
+    does not wait for this one's flush, and the flushes of appends that overlap are made as one. Commit
+    order, and what a caller is told is committed, are as before; only a reader that happens to read the
+    rows between the commit and the flush could see an append that a crash at that moment would undo,
+    whose writer was never told it was made, and any later commit that depends on it (a later append, a
+    projection's cursor) is flushed after it."""
+    text = (
+        "".join(f"{update.sql}; " for update in early)
+        + "SET LOCAL synchronous_commit TO off; "
+        + sql.replace("%b", "%s")
+        + "; COMMIT"
+        + (f"; {_HELD}" if timed else "")
+        + f"; {_FLUSH}"
+    )
     sent = [value for update in early for value in update.params] + params
     with _cursor(db, kept=True, client=True) as cursor:
-        cursor.execute(text + (f"; {_HELD}" if timed else ""), sent)
+        cursor.execute(text, sent)
         for _ in early:
             cursor.nextset()
+        cursor.nextset()  # the SET's
         rows = list(cursor.fetchall())
+        cursor.nextset()  # the COMMIT's
         if timed and lock_holds is not None:
-            cursor.nextset()  # the COMMIT's
             cursor.nextset()
             lock_holds.append(float(cursor.fetchone()[0]))
+        if flushed_to is not None:
+            cursor.nextset()
+            flushed_to.append(cursor.fetchone()[0])
         return rows
 
 

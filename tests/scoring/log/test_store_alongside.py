@@ -208,3 +208,50 @@ def test_a_benchmark_can_time_the_lock_each_append_holds(notes: None) -> None:
     assert done.positions == (store.read_stream("f6")[-1].position,)
     assert noted("f6") == (0, 3)
     assert len(holds) == 1 and 0 < holds[0] < 5
+
+
+def test_an_append_committed_with_its_message_is_on_disk_when_the_store_returns(notes: None) -> None:
+    # The append's own commit does not wait for the disk (the ordering lock is freed first); the message's
+    # last statement commits a WAL record of its own synchronously, after it. The store returns only then:
+    # the WAL is flushed at least to that record, which lies after the append's commit.
+    seed("f7")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_current_wal_insert_lsn()::text")
+        before = cursor.fetchone()[0]
+    store.flushed_to = []
+    try:
+        with transaction.atomic():
+            store.append("f7", [MOVE], expected_version=1, alongside=[first("f7", 3)], commit=True)
+        marks = store.flushed_to
+    finally:
+        store.flushed_to = None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT %s::pg_lsn > %s::pg_lsn, pg_current_wal_flush_lsn() >= %s::pg_lsn",
+            [marks[0], before, marks[0]],
+        )
+        after_the_append, flushed = cursor.fetchone()
+        # The commit without waiting for the disk was the append's transaction's alone.
+        cursor.execute("SHOW synchronous_commit")
+        setting = cursor.fetchone()[0]
+    assert len(marks) == 1 and after_the_append and flushed
+    assert setting == "on"
+    assert noted("f7") == (0, 3)
+    assert store.stream_version("f7") == 2
+
+
+def test_an_append_that_inserts_nothing_leaves_no_flush_and_the_session_synchronous(notes: None) -> None:
+    seed("f8")
+    store.flushed_to = []
+    try:
+        with pytest.raises(ConcurrencyConflict), transaction.atomic():
+            store.append("f8", [MOVE], expected_version=0, alongside=[first("f8", 3)], commit=True)
+        marks = store.flushed_to
+    finally:
+        store.flushed_to = None
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        setting = cursor.fetchone()[0]
+    assert marks == []
+    assert setting == "on"
+    assert noted("f8") == (0, 0)

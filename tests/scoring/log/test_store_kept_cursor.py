@@ -132,7 +132,8 @@ def test_counted_statements_are_still_counted() -> None:
 
     sent = appends_sent(captured.captured_queries)
     assert len(sent) == 2
-    assert sent[1].endswith("COMMIT")  # the client-bound message, statement and commit
+    # The client-bound message: the statement, the commit and the statement that makes it durable.
+    assert "; COMMIT; " in sent[1] and sent[1].endswith(store._FLUSH)
 
 
 def test_an_execute_wrapper_sees_the_append() -> None:
