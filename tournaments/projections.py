@@ -22,7 +22,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
@@ -230,6 +230,19 @@ def standings_start(tournament: Tournament) -> Standings:
 
 
 def _locked(tournament: Tournament) -> Standings:
+    """The tournament's standings row, locked until the transaction ends.
+
+    On PostgreSQL the tournament's own row is share-locked first (``FOR KEY SHARE``, the lock the
+    contributions' foreign keys take at the commit anyway): the order every tournament service takes its
+    locks in, the tournament's row (``FOR UPDATE``) before a match's and the standings'. Without it, a
+    projection that counts a finished match (a task, after the move's commit) held the match's row from
+    its contribution's foreign key and then waited at its commit for the tournament's, while an abandon of
+    that table held the tournament's and waited for the match's: a deadlock, one of the two undone."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM {Tournament._meta.db_table} WHERE id = %s FOR KEY SHARE", [tournament.pk]
+            )
     return Standings.objects.select_for_update().get(tournament=tournament)
 
 

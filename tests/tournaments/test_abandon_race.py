@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
 import pytest
+from django.db import connection, transaction
 
 from scoring.models import Hand, Match
 from scoring.selectors import hand_view
 from tests.scoring.api_support import client_for, post_move, service_record
 from tests.tournaments.support import club_with_players, open_round, tournament
+from tournaments import projections
 from tournaments.models import Table, Tournament
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -81,3 +84,37 @@ def test_abandoning_a_table_while_its_last_move_is_recorded_is_one_decision(spaw
             assert "the room closed" in moved.json()["message"]
             assert match.status == Match.Status.ABANDONED and table.abandoned
             assert Hand.objects.get(pk=hand.pk).version == hand.version
+
+
+def test_counting_a_finished_match_waits_for_the_tournament_s_row_before_taking_the_match_s(
+    spawn: Spawn,
+) -> None:
+    # A tournament service's order (table_abandon): the tournament's row, then the match's. The standings
+    # counted again meanwhile (a task after a move's commit) must wait holding nothing of the match, or
+    # the two deadlock and one is undone.
+    club = club_with_players(3)
+    t = tournament(club, game_options={"tarocchi": {"deals": 1}})
+    table = open_round(t, club.director).tables.select_related("match").get()
+    hand, last = one_move_from_the_end(table.match, seed=3)
+    assert post_move(client_for(club.people.scorer), hand.match_id, 1, last, hand.version).status_code == 201
+    assert Match.objects.get(pk=table.match_id).status == Match.Status.FINISHED
+
+    locked, go_on = threading.Event(), threading.Event()
+
+    def director_like() -> bool:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM tournaments_tournament WHERE id = %s FOR UPDATE", [t.pk])
+            locked.set()
+            go_on.wait(timeout=10)
+            cursor.execute("SET LOCAL lock_timeout = '3s'")
+            cursor.execute("SELECT 1 FROM scoring_match WHERE id = %s FOR UPDATE", [table.match_id])
+        return True
+
+    holder = spawn(director_like)
+    assert locked.wait(timeout=10)
+    counting = spawn(projections.standings_rebuild, tournament_id=t.pk)
+    time.sleep(0.5)  # the rebuild is at the tournament's row, waiting
+    assert not counting.done()
+    go_on.set()
+    assert holder.result(timeout=10)  # the match's row was free: no lock_timeout error
+    assert counting.result(timeout=10).position > 0
