@@ -42,6 +42,7 @@ Standard library only, like the rest of the engine.
 
 from __future__ import annotations
 
+import functools
 import gc
 import random
 import time
@@ -652,6 +653,8 @@ class Search:
         the tricks each side cannot help winning and by the masters the side (or the defence) on lead can
         cash; exact where a team wins every trick left."""
         r = self.rules
+        if self.lead_order is not None and r.follow_suit and _ducks_all(self, hands, leader, memory):
+            return 0, 0  # the claimer can lose every trick left: nothing is worth more to him
         if r.gain is None:
             mine = theirs = 0
             for seat in self.mine:
@@ -1573,6 +1576,69 @@ def _penalty_leads(search: Search, hands: list[int], seat: int, moves: list[int]
         return -(mine & suit_mask[suit[c]] & ~((2 << c) - 1)).bit_count(), rank[c]
 
     return sorted(moves, key=defence_key)
+
+
+# ---- Barbù's penalties: a claimer who can lose every trick left --------------------------------------
+#
+# Where only penalties count, there are no trumps, cards only follow suit and the claimer C is alone,
+# playing his best: C loses every trick left, so gets the most there is (nothing), when he is not on lead
+# and, in every suit, his k-th lowest card is below the defence's k-th lowest there (k up to the fewer of
+# the two). He never wins, so never leads: each round of a suit is led by a defender, with a card of
+# theirs not yet played; before the k-th round at least k - 1 of their cards of the suit are gone, so the
+# card led is at least their k-th lowest, above C's k-th lowest, which he plays (his lowest left: he
+# follows with his lowest, and discards, void, the highest card of a suit, which keeps the order). Cards
+# of the defence leaving only raise their k-th lowest, so the same holds from any later position. On lead,
+# C gets there by a lead that a defender must overtake (all his cards of the suit above it), the order
+# then holding for C's other cards against all of the defence's.
+
+
+def _ducks_all(search: Search, hands: Sequence[int], leader: int, memory: Any) -> bool:
+    """Whether the claimer can lose every trick left (see the comment above)."""
+    r = search.rules
+    me = search.mine[0]
+    mine = hands[me]
+    theirs = 0
+    for p in search.others:
+        theirs |= hands[p]
+    if leader != me:
+        return _below_all(r, mine, theirs)
+    legal = r.legal(memory, me, mine, []) if r.legal is not None else mine
+    for x in bits(legal):
+        held = r.suit_mask[r.suit[x]]
+        under = held & ((1 << x) - 1)
+        if any(hands[p] & held and not hands[p] & under for p in search.others) and _below_all(
+            r, mine & ~(1 << x), theirs
+        ):
+            return True
+    return False
+
+
+def _below_all(r: Rules, mine: int, theirs: int) -> bool:
+    """Whether, in every suit, the k-th lowest card of ``mine`` is below the k-th lowest of ``theirs``."""
+    return all(_below(mine >> off & full, theirs >> off & full) for _s, off, full in r.spans)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _below(a: int, b: int) -> bool:
+    """:func:`_below_all` for one suit's cards (``a`` and ``b``, bit k the k-th card low to high)."""
+    if not a or not b:
+        return True
+    seen_a = seen_b = 0
+    both = a | b
+    while both:
+        low = both & -both
+        both ^= low
+        if a & low:
+            seen_a += 1
+            if not both & b:
+                return True
+        else:
+            seen_b += 1
+            if seen_a < seen_b:
+                return False
+            if seen_a == a.bit_count():
+                return True
+    return True
 
 
 # ---- the games ------------------------------------------------------------------------------------------
