@@ -653,8 +653,11 @@ class Search:
         the tricks each side cannot help winning and by the masters the side (or the defence) on lead can
         cash; exact where a team wins every trick left."""
         r = self.rules
-        if self.lead_order is not None and r.follow_suit and _ducks_all(self, hands, leader, memory):
-            return 0, 0  # the claimer can lose every trick left: nothing is worth more to him
+        # A claimer who can lose every trick left gets nothing more (at two tricks left the check cost
+        # more than the search it saved).
+        ducks = self.lead_order is not None and left > 2 and r.follow_suit
+        if ducks and _ducks_all(self, hands, leader, memory):
+            return 0, 0
         if r.gain is None:
             mine = theirs = 0
             for seat in self.mine:
@@ -1617,7 +1620,11 @@ def _ducks_all(search: Search, hands: Sequence[int], leader: int, memory: Any) -
 
 def _below_all(r: Rules, mine: int, theirs: int) -> bool:
     """Whether, in every suit, the k-th lowest card of ``mine`` is below the k-th lowest of ``theirs``."""
-    return all(_below(mine >> off & full, theirs >> off & full) for _s, off, full in r.spans)
+    for _s, off, full in r.spans:  # noqa: SIM110  (a plain loop: no generator made at every new position)
+        a = mine >> off & full
+        if a and not _below(a, theirs >> off & full):
+            return False
+    return True
 
 
 @functools.lru_cache(maxsize=1 << 16)
