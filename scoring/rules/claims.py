@@ -855,7 +855,7 @@ class Search:
             moves = self._third_order(hands, seat, moves, top)
         elif r.lead_order and len(trick) == 1 and self.seats == 4 and len(moves) > 1 and not self.careless:
             moves = self._second_order(hands, seat, moves, top)
-        elif self.lead_order is not None and not (r.weighted or r.per_trick) and not self.on_side[seat]:
+        elif self.lead_order is not None and not (r.weighted or r.per_trick):
             moves = _penalty_follows(self, moves)
         if not leading and self.inner_killers and len(moves) > 1:
             k = self._killers.get((trick_no, seat, top[0], top[1]), -1)
@@ -1651,12 +1651,12 @@ def _below(a: int, b: int) -> bool:
 
 
 def _penalty_follows(search: Search, moves: list[int]) -> list[int]:
-    """The cards ``moves`` of a defender inside a trick, in the best search of :func:`_penalty_leads` where
+    """The cards ``moves`` of a player inside a trick, in the best search of :func:`_penalty_leads` where
     only the tricks' numbers cost (the last two tricks): the highest first, whether or not it wins (the
-    tricks before the costly ones are free; the low cards kept, to lead and follow under the claimer at the
-    end, matter). Memoised by the moves (a list kept for the whole search, see :attr:`Search._orders`).
-    (Where cards or every trick cost too, this order cost more nodes than it saved: Barbù at 7 tricks,
-    150 positions, 2.06 M nodes against 1.97 M.)"""
+    tricks before the costly ones are free; the low cards kept decide the last ones: the claimer's to duck
+    under, the defence's to lead and follow under him). Memoised by the moves (a list kept for the whole
+    search, see :attr:`Search._orders`). (For the defence where cards or every trick cost too, this order
+    cost more nodes than it saved: Barbù at 7 tricks, 150 positions, 2.06 M nodes against 1.97 M.)"""
     if len(moves) < 2:
         return moves
     memo_key = (id(moves), 4)
