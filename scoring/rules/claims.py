@@ -1563,6 +1563,10 @@ def _penalty_leads(search: Search, hands: list[int], seat: int, moves: list[int]
     """The leads ``moves`` of ``seat`` in the order above."""
     r = search.rules
     suit, rank, suit_mask = r.suit, r.rank, r.suit_mask
+    if search.on_side[seat] and not (r.weighted or r.per_trick):
+        # Only the last two tricks cost: the claimer's highest cards first, while the tricks are free (the
+        # NPUD positions among the 40 slowest at 7 tricks: 42% fewer nodes).
+        return sorted(moves, key=lambda c: -rank[c])
     if search.on_side[seat]:
         others = [hands[s] for s in search.others]
         theirs = 0
