@@ -1541,8 +1541,11 @@ def _duel_most(
 #
 # Where only penalties count, there are no trumps and the claimer C is alone, the best search proves
 # mostly that C can keep its penalties down: every defence is tried, C's own move must be found. Its leads
-# are tried first where the defence can overtake them most surely: a card of a suit in which more
-# defenders hold a card above it, then more cards above it, the lowest first. A defender leads first a
+# are tried first where they cost nothing whoever wins (no trick cost, no penalty card led or able to fall
+# on it: the defenders holding the suit hold none of it that costs, the others none at all), the highest
+# first (shed while it is free); then where the defence can overtake them most surely: a card of a suit in
+# which more defenders hold a card above it, then more cards above it, the lowest first. Where only the
+# last two tricks cost, the highest first. A defender leads first a
 # suit where C holds more cards above its card (the defence wants C to win the trick), the lowest first.
 # Only the order of the search's moves changes, not which moves (nor the line, which
 # :meth:`Search.moves` orders as before).
@@ -1573,10 +1576,22 @@ def _penalty_leads(search: Search, hands: list[int], seat: int, moves: list[int]
         for h in others:
             theirs |= h
 
-        def claimer_key(c: int) -> tuple[int, int, int]:
-            higher = suit_mask[suit[c]] & ~((2 << c) - 1)
+        weighted = r.weighted
+        own = r.per_trick
+
+        def claimer_key(c: int) -> tuple[bool, int, int, int]:
+            held = suit_mask[suit[c]]
+            higher = held & ~((2 << c) - 1)
+            free = not own and not weighted >> c & 1
+            if free:
+                for h in others:
+                    if (h & held or h) & weighted:
+                        free = False
+                        break
+            if free:
+                return False, -rank[c], 0, 0
             holders = sum(1 for h in others if h & higher)
-            return -holders, -(theirs & higher).bit_count(), rank[c]
+            return True, -holders, -(theirs & higher).bit_count(), rank[c]
 
         return sorted(moves, key=claimer_key)
     mine = hands[search.mine[0]]
