@@ -1537,71 +1537,6 @@ def _duel_most(
     return best
 
 
-# ---- Barbù's penalties: the leads of the best search in their own order ------------------------------
-#
-# Where only penalties count, there are no trumps and the claimer C is alone, the best search proves
-# mostly that C can keep its penalties down: every defence is tried, C's own move must be found. Its leads
-# are tried first where they cost nothing whoever wins (no trick cost, no penalty card led or able to fall
-# on it: the defenders holding the suit hold none of it that costs, the others none at all), the highest
-# first (shed while it is free); then where the defence can overtake them most surely: a card of a suit in
-# which more defenders hold a card above it, then more cards above it, the lowest first. Where only the
-# last two tricks cost, the highest first. A defender leads first a
-# suit where C holds more cards above its card (the defence wants C to win the trick), the lowest first.
-# Only the order of the search's moves changes, not which moves (nor the line, which
-# :meth:`Search.moves` orders as before).
-
-
-def _penalty_leads_apply(search: Search) -> bool:
-    r = search.rules
-    return (
-        search.penal
-        and not search.careless
-        and len(search.mine) == 1
-        and (r.trump is None or r.trump not in r.suit_mask)
-        and r.fu < 0
-    )
-
-
-def _penalty_leads(search: Search, hands: list[int], seat: int, moves: list[int]) -> list[int]:
-    """The leads ``moves`` of ``seat`` in the order above."""
-    r = search.rules
-    suit, rank, suit_mask = r.suit, r.rank, r.suit_mask
-    if search.on_side[seat] and not (r.weighted or r.per_trick):
-        # Only the last two tricks cost: the claimer's highest cards first, while the tricks are free (the
-        # NPUD positions among the 40 slowest at 7 tricks: 42% fewer nodes).
-        return sorted(moves, key=lambda c: -rank[c])
-    if search.on_side[seat]:
-        others = [hands[s] for s in search.others]
-        theirs = 0
-        for h in others:
-            theirs |= h
-
-        weighted = r.weighted
-        own = r.per_trick
-
-        def claimer_key(c: int) -> tuple[bool, int, int, int]:
-            held = suit_mask[suit[c]]
-            higher = held & ~((2 << c) - 1)
-            free = not own and not weighted >> c & 1
-            if free:
-                for h in others:
-                    if (h & held or h) & weighted:
-                        free = False
-                        break
-            if free:
-                return False, -rank[c], 0, 0
-            holders = sum(1 for h in others if h & higher)
-            return True, -holders, -(theirs & higher).bit_count(), rank[c]
-
-        return sorted(moves, key=claimer_key)
-    mine = hands[search.mine[0]]
-
-    def defence_key(c: int) -> tuple[int, int]:
-        return -(mine & suit_mask[suit[c]] & ~((2 << c) - 1)).bit_count(), rank[c]
-
-    return sorted(moves, key=defence_key)
-
-
 # ---- Barbù's penalties: a claimer who can lose every trick left --------------------------------------
 #
 # Where only penalties count, there are no trumps, cards only follow suit and the claimer C is alone,
@@ -1685,6 +1620,71 @@ def _penalty_follows(search: Search, moves: list[int]) -> list[int]:
         weight, rank = r.weight, r.rank
         found = search._orders[memo_key] = sorted(moves, key=lambda c: (weight[c], -rank[c]))
     return found
+
+
+# ---- Barbù's penalties: the leads of the best search in their own order ------------------------------
+#
+# Where only penalties count, there are no trumps and the claimer C is alone, the best search proves
+# mostly that C can keep its penalties down: every defence is tried, C's own move must be found. Its leads
+# are tried first where they cost nothing whoever wins (no trick cost, no penalty card led or able to fall
+# on it: the defenders holding the suit hold none of it that costs, the others none at all), the highest
+# first (shed while it is free); then where the defence can overtake them most surely: a card of a suit in
+# which more defenders hold a card above it, then more cards above it, the lowest first. Where only the
+# last two tricks cost, the highest first. A defender leads first a
+# suit where C holds more cards above its card (the defence wants C to win the trick), the lowest first.
+# Only the order of the search's moves changes, not which moves (nor the line, which
+# :meth:`Search.moves` orders as before).
+
+
+def _penalty_leads_apply(search: Search) -> bool:
+    r = search.rules
+    return (
+        search.penal
+        and not search.careless
+        and len(search.mine) == 1
+        and (r.trump is None or r.trump not in r.suit_mask)
+        and r.fu < 0
+    )
+
+
+def _penalty_leads(search: Search, hands: list[int], seat: int, moves: list[int]) -> list[int]:
+    """The leads ``moves`` of ``seat`` in the order above."""
+    r = search.rules
+    suit, rank, suit_mask = r.suit, r.rank, r.suit_mask
+    if search.on_side[seat] and not (r.weighted or r.per_trick):
+        # Only the last two tricks cost: the claimer's highest cards first, while the tricks are free (the
+        # NPUD positions among the 40 slowest at 7 tricks: 42% fewer nodes).
+        return sorted(moves, key=lambda c: -rank[c])
+    if search.on_side[seat]:
+        others = [hands[s] for s in search.others]
+        theirs = 0
+        for h in others:
+            theirs |= h
+
+        weighted = r.weighted
+        own = r.per_trick
+
+        def claimer_key(c: int) -> tuple[bool, int, int, int]:
+            held = suit_mask[suit[c]]
+            higher = held & ~((2 << c) - 1)
+            free = not own and not weighted >> c & 1
+            if free:
+                for h in others:
+                    if (h & held or h) & weighted:
+                        free = False
+                        break
+            if free:
+                return False, -rank[c], 0, 0
+            holders = sum(1 for h in others if h & higher)
+            return True, -holders, -(theirs & higher).bit_count(), rank[c]
+
+        return sorted(moves, key=claimer_key)
+    mine = hands[search.mine[0]]
+
+    def defence_key(c: int) -> tuple[int, int]:
+        return -(mine & suit_mask[suit[c]] & ~((2 << c) - 1)).bit_count(), rank[c]
+
+    return sorted(moves, key=defence_key)
 
 
 # ---- the games ------------------------------------------------------------------------------------------
