@@ -16,7 +16,9 @@ from scoring.rules.claims import (
     Position,
     Rules,
     Search,
+    _below,
     _careless_down,
+    _ducks_all,
     _duel,
     _duel_floor,
     _exact,
@@ -768,3 +770,118 @@ def test_a_leader_without_masters_leads_to_his_partner_who_cashes_his() -> None:
     # The same cards with the other side on lead (seats turned by one): the side's bound falls to none.
     search, _, lo, hi = before_search(rules, [hands[1], hands[2], hands[3], hands[0]], 3, SIDE, False)
     assert hi == 0
+
+
+# ---- Barbù's penalties: a claimer who can lose every trick left -------------------------------------------
+@st.composite
+def low_claimer_deals(draw: Any) -> tuple[Rules, list[int], int, int, frozenset[int]]:
+    """Penalty-only deals without trumps where cards only follow suit (a suit that may not be led aside),
+    a side of one, whose cards are drawn mostly from the lowest left so that he can often lose every
+    trick; up to four tricks, from a trick number above 1."""
+    tricks = draw(st.integers(1, 4))
+    suits = draw(st.integers(1, 4))
+    n = tricks * SEATS
+    counts = [1] * suits
+    for _k in range(n - suits):
+        counts[draw(st.integers(0, suits - 1))] += 1
+    suit = tuple(s for s in range(suits) for _k in range(counts[s]))
+    rank = tuple(r for s in range(suits) for r in range(counts[s]))
+    weight = tuple(draw(st.lists(st.sampled_from([0, 0, 0, -2, -4, -6, -20]), min_size=n, max_size=n)))
+    first = draw(st.integers(1, 3))
+    numbers = range(first, first + tricks)
+    trick_bonus = {t: -12 for t in numbers if draw(st.booleans()) and draw(st.booleans())}
+    base = penalty_rules(
+        suit,
+        rank,
+        weight,
+        per_trick=draw(st.sampled_from([0, 0, -1, -2])),
+        trick_bonus=trick_bonus,
+        last_bonus=draw(st.sampled_from([0, 0, -3])),
+        no_lead=draw(st.sampled_from([None, 0])) if suits > 1 else None,
+        forced=None,
+    )
+    rules = dataclasses.replace(base, follow_suit=True)
+    claimer = draw(st.integers(0, SEATS - 1))
+    left = sorted(range(n), key=lambda c: (rank[c], c))
+    mine = 0
+    for _k in range(tricks):
+        c = left.pop(draw(st.integers(0, min(len(left) - 1, draw(st.sampled_from([0, 1, 2, n]))))))
+        mine |= 1 << c
+    perm = draw(st.permutations(left))
+    others = [p for p in range(SEATS) if p != claimer]
+    hands = [0] * SEATS
+    hands[claimer] = mine
+    for k, p in enumerate(others):
+        hands[p] = sum(1 << c for c in perm[k * tricks : (k + 1) * tricks])
+    return rules, hands, draw(st.integers(0, SEATS - 1)), first, frozenset({claimer})
+
+
+@settings(max_examples=examples(400))
+@given(deal=low_claimer_deals())
+def test_a_claimer_who_can_lose_every_trick_gets_nothing_more_against_a_plain_minimax(
+    deal: tuple[Rules, list[int], int, int, frozenset[int]],
+) -> None:
+    """Where :func:`_ducks_all` says the claimer can lose every trick left, his best value is nothing (the
+    most there is); the bounds before the best search hold either way, and the search finds the value."""
+    rules, hands, leader, first, side = deal
+    left = hands[0].bit_count()
+    pos = Position(rules, SEATS, hands, leader, side, first, left)
+    best = Search(pos, careless=False, deadline=float("inf"), counter=[0])
+    loose = Search(pos, careless=True, deadline=float("inf"), counter=[0])
+    best.below, loose.above = loose.table, best.table
+    loose.duels = best.duels
+    value = exact(rules, hands, leader, first, side, careless=False)
+    ducks = _ducks_all(best, hands, leader, None)
+    if ducks:
+        assert value == 0
+    live = 0
+    for h in hands:
+        live |= h
+    lo, hi = best._bounds(list(hands), leader, live, first, left)
+    assert lo <= value <= hi
+    assert (lo, hi) == (0, 0) or not ducks or left <= 2  # (not looked for at two tricks left or fewer)
+    assert best.window(-(10**6), 10**6) == value
+
+
+@settings(max_examples=examples(300))
+@given(a=st.integers(0, 255), b=st.integers(0, 255))
+def test_each_of_the_claimer_s_lowest_cards_below_the_defence_s_is_the_sorted_comparison(
+    a: int, b: int
+) -> None:
+    b &= ~a
+    mine = [k for k in range(8) if a >> k & 1]
+    theirs = [k for k in range(8) if b >> k & 1]
+    assert _below(a, b) == all(x < y for x, y in zip(mine, theirs, strict=False))
+
+
+def test_a_claimer_on_lead_sheds_the_lead_where_a_defender_must_overtake_then_loses_every_trick() -> None:
+    # Suit 0: cards 0-3 (ranks 0-3); suit 1: cards 4-7. Claimer seat 0 holds 1 (suit 0) and 4 (the lowest
+    # of suit 1). Seat 1 holds 2 and 3: the 1 led, he must overtake. Then the claimer's 4 is below every
+    # card of suit 1 the defence holds, and he holds no more of suit 0: he loses every trick.
+    rules = dataclasses.replace(
+        penalty_rules(
+            (0,) * 4 + (1,) * 4,
+            (*range(4), *range(4)),
+            (-2,) * 8,
+            per_trick=0,
+            trick_bonus={},
+            last_bonus=0,
+            no_lead=None,
+            forced=None,
+        ),
+        follow_suit=True,
+    )
+    side = frozenset({0})
+    hands = [1 << 1 | 1 << 4, 1 << 2 | 1 << 3, 1 << 0 | 1 << 7, 1 << 5 | 1 << 6]
+    search = Search(Position(rules, SEATS, hands, 0, side, 1, 2), careless=False, deadline=0, counter=[0])
+    assert _ducks_all(search, hands, 0, None)
+    assert exact(rules, hands, 0, 1, side, careless=False) == 0
+    # Seat 1 holding the 0 under the 1 and seat 2 no card of suit 0 (seat 3 the 2 and the 3 with the 4):
+    # nobody must overtake the 1; leading the 5 instead, his 1 stays above the defence's 0.
+    hands = [1 << 1 | 1 << 5, 1 << 0 | 1 << 6, 1 << 4 | 1 << 7, 1 << 2 | 1 << 3]
+    assert not _ducks_all(search, hands, 0, None)
+    # Not on lead and holding the two highest cards of suit 1 against the defence's suit-1 cards, the
+    # claimer cannot lose every trick.
+    hands = [1 << 6 | 1 << 7, 1 << 0 | 1 << 1, 1 << 2 | 1 << 4, 1 << 3 | 1 << 5]
+    assert not _ducks_all(search, hands, 1, None)
+    assert exact(rules, hands, 1, 1, side, careless=False) < 0
