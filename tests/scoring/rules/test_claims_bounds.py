@@ -516,12 +516,11 @@ def penalty_rules(
     return rules
 
 
-@st.composite
-def barbu_deals(draw: Any) -> tuple[Rules, list[int], int, int, frozenset[int]]:
-    """Penalty-only deals without trumps, a side of one: cards that cost (hearts, queens, the King of
-    hearts), tricks that cost (the Misère), tricks that cost by their number (the last two), a suit that
-    may not be led, a card a void player must play; up to four tricks, from a trick number above 1."""
-    tricks = draw(st.integers(1, 4))
+def draw_penalty_rules(draw: Any, tricks: int, *, forced_card: bool) -> tuple[Rules, int]:
+    """Penalty-only rules without trumps for a deck of ``tricks`` x 4 cards (:func:`draw_deck`, up to four
+    suits): cards that cost (hearts, queens, the King of hearts), tricks that cost (the Misère), tricks
+    that cost by their number (the last two), a suit that may not be led, and with ``forced_card`` maybe
+    a card a void player must play; and the number of the first trick left (1 to 3)."""
     suits = draw(st.integers(1, 4))
     n = tricks * SEATS
     suit, rank = draw_deck(draw, tricks, suits)
@@ -530,7 +529,7 @@ def barbu_deals(draw: Any) -> tuple[Rules, list[int], int, int, frozenset[int]]:
     numbers = range(first, first + tricks)
     trick_bonus = {t: -12 for t in numbers if draw(st.booleans()) and draw(st.booleans())}
     no_lead = draw(st.sampled_from([None, 0])) if suits > 1 else None
-    forced = draw(st.sampled_from([None, n - 1]))
+    forced = draw(st.sampled_from([None, n - 1])) if forced_card else None
     rules = penalty_rules(
         suit,
         rank,
@@ -541,6 +540,17 @@ def barbu_deals(draw: Any) -> tuple[Rules, list[int], int, int, frozenset[int]]:
         no_lead=no_lead,
         forced=forced,
     )
+    return rules, first
+
+
+@st.composite
+def barbu_deals(draw: Any) -> tuple[Rules, list[int], int, int, frozenset[int]]:
+    """Penalty-only deals without trumps, a side of one: cards that cost (hearts, queens, the King of
+    hearts), tricks that cost (the Misère), tricks that cost by their number (the last two), a suit that
+    may not be led, a card a void player must play; up to four tricks, from a trick number above 1."""
+    tricks = draw(st.integers(1, 4))
+    n = tricks * SEATS
+    rules, first = draw_penalty_rules(draw, tricks, forced_card=True)
     perm = draw(st.permutations(range(n)))
     hands = [sum(1 << c for c in perm[k * tricks : (k + 1) * tricks]) for k in range(SEATS)]
     return rules, hands, draw(st.integers(0, SEATS - 1)), first, frozenset({draw(st.integers(0, SEATS - 1))})
@@ -575,19 +585,26 @@ def test_the_duels_never_bound_the_careless_value_above_what_a_plain_minimax_fin
     assert lo <= value <= hi
 
 
+def paired_searches(
+    rules: Rules, hands: list[int], leader: int, first: int, side: frozenset[int]
+) -> tuple[Search, Search]:
+    """The best and the careless search of a deal from trick ``first``, as a solve pairs them: each reads
+    the other's table, and the duels' memo is one."""
+    pos = Position(rules, SEATS, hands, leader, side, first, hands[0].bit_count())
+    best = Search(pos, careless=False, deadline=float("inf"), counter=[0])
+    loose = Search(pos, careless=True, deadline=float("inf"), counter=[0])
+    best.below, loose.above = loose.table, best.table
+    loose.duels = best.duels
+    return best, loose
+
+
 @settings(max_examples=examples(100))
 @given(deal=barbu_deals(), careless=st.booleans())
 def test_the_searches_bounded_by_the_duels_find_the_plain_minimax_value(
     deal: tuple[Rules, list[int], int, int, frozenset[int]], careless: bool
 ) -> None:
     rules, hands, leader, first, side = deal
-    left = hands[0].bit_count()
-    pos = Position(rules, SEATS, hands, leader, side, first, left)
-    best = Search(pos, careless=False, deadline=float("inf"), counter=[0])
-    loose = Search(pos, careless=True, deadline=float("inf"), counter=[0])
-    # As a solve shares them: each search reads the other's table, and the duels' memo is one.
-    best.below, loose.above = loose.table, best.table
-    loose.duels = best.duels
+    best, loose = paired_searches(rules, hands, leader, first, side)
     value = exact(rules, hands, leader, first, side, careless)
     if careless:
         assert loose.minimum(10**6) == value
@@ -607,11 +624,7 @@ def test_the_best_value_found_from_the_top_down_is_the_plain_minimax_value(
     unit that may run either way (the Misère's tricks), give the plain minimax's value."""
     rules, hands, leader, first, side = deal
     left = hands[0].bit_count()
-    pos = Position(rules, SEATS, hands, leader, side, first, left)
-    best = Search(pos, careless=False, deadline=float("inf"), counter=[0])
-    loose = Search(pos, careless=True, deadline=float("inf"), counter=[0])
-    best.below, loose.above = loose.table, best.table
-    loose.duels = best.duels
+    best, loose = paired_searches(rules, hands, leader, first, side)
     assert best.lead_order is not None
     assert loose.lead_order is None
     value = exact(rules, hands, leader, first, side, careless=False)
@@ -779,28 +792,10 @@ def low_claimer_deals(draw: Any) -> tuple[Rules, list[int], int, int, frozenset[
     a side of one, whose cards are drawn mostly from the lowest left so that he can often lose every
     trick; up to four tricks, from a trick number above 1."""
     tricks = draw(st.integers(1, 4))
-    suits = draw(st.integers(1, 4))
     n = tricks * SEATS
-    counts = [1] * suits
-    for _k in range(n - suits):
-        counts[draw(st.integers(0, suits - 1))] += 1
-    suit = tuple(s for s in range(suits) for _k in range(counts[s]))
-    rank = tuple(r for s in range(suits) for r in range(counts[s]))
-    weight = tuple(draw(st.lists(st.sampled_from([0, 0, 0, -2, -4, -6, -20]), min_size=n, max_size=n)))
-    first = draw(st.integers(1, 3))
-    numbers = range(first, first + tricks)
-    trick_bonus = {t: -12 for t in numbers if draw(st.booleans()) and draw(st.booleans())}
-    base = penalty_rules(
-        suit,
-        rank,
-        weight,
-        per_trick=draw(st.sampled_from([0, 0, -1, -2])),
-        trick_bonus=trick_bonus,
-        last_bonus=draw(st.sampled_from([0, 0, -3])),
-        no_lead=draw(st.sampled_from([None, 0])) if suits > 1 else None,
-        forced=None,
-    )
+    base, first = draw_penalty_rules(draw, tricks, forced_card=False)
     rules = dataclasses.replace(base, follow_suit=True)
+    rank = rules.rank
     claimer = draw(st.integers(0, SEATS - 1))
     left = sorted(range(n), key=lambda c: (rank[c], c))
     mine = 0
@@ -825,11 +820,7 @@ def test_a_claimer_who_can_lose_every_trick_gets_nothing_more_against_a_plain_mi
     most there is); the bounds before the best search hold either way, and the search finds the value."""
     rules, hands, leader, first, side = deal
     left = hands[0].bit_count()
-    pos = Position(rules, SEATS, hands, leader, side, first, left)
-    best = Search(pos, careless=False, deadline=float("inf"), counter=[0])
-    loose = Search(pos, careless=True, deadline=float("inf"), counter=[0])
-    best.below, loose.above = loose.table, best.table
-    loose.duels = best.duels
+    best, loose = paired_searches(rules, hands, leader, first, side)
     value = exact(rules, hands, leader, first, side, careless=False)
     ducks = _ducks_all(best, hands, leader, None)
     if ducks:
