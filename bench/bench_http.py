@@ -1,11 +1,11 @@
 """Time recording over HTTP as a club night does it: the site exactly as `make serve` runs it (the
-command itself: nginx in front of gunicorn with segnapunti/gunicorn.conf.py, its threads and access
-log) serving the API on PostgreSQL, and N tables recording at once, each a scorer posting one legal
-move after the other (the deal first, then every call and card, the next hand when one ends). Prints the
-moves recorded per second and the latency of a move (median, p99) for each number of tables, and how
-long the store's ordering lock was held, sampled from pg_locks during the load, and where the
-processor time went per move (gunicorn, nginx, PostgreSQL's backends, this script's clients), read from
-/proc before and after each load.
+command itself: nginx in front of gunicorn with segnapunti/gunicorn.conf.py and its threads, nginx
+keeping the access log) serving the API on PostgreSQL, and N tables recording at once, each a scorer
+posting one legal move after the other (the deal first, then every call and card, the next hand when
+one ends). Prints the moves recorded per second and the latency of a move (median, p99) for each number
+of tables, and how long the store's ordering lock was held, sampled from pg_locks during the load, and
+where the processor time went per move (gunicorn, nginx, PostgreSQL's backends, this script's clients),
+read from /proc before and after each load.
 
 By default the tables run a closed loop (each posts its next move as soon as the last is answered), which
 measures the most the server can record: the tables' latency is then set by the queue they make

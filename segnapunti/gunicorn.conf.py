@@ -21,7 +21,9 @@ graceful_timeout = 20
 # tables): with max_requests 5000 the load met 502s as the first worker retired; without, none. A
 # worker's memory stays flat over a long load (bench/bench_memory.py), so there is no leak to bound.
 max_requests = 0
-accesslog = "-"
+# The access log, on standard output; deploy/serve turns it off (GUNICORN_ACCESS_LOG empty) when nginx is
+# in front, which keeps it instead (deploy/nginx.conf says why).
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
 
 
 def post_worker_init(worker: object) -> None:

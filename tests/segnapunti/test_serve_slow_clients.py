@@ -1,15 +1,19 @@
 """Production serving holds slow and idle clients: 100 of them open while ordinary requests keep their
-pace (issue 25: 16 slowloris connections used to freeze gunicorn alone)."""
+pace (issue 25: 16 slowloris connections used to freeze gunicorn alone). And what else the served stack
+does in front of Django: malformed requests answered, the access log kept."""
 
 from __future__ import annotations
 
 import contextlib
 import http.client
+import re
 import socket
 import statistics
 import threading
 import time
+import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -132,3 +136,49 @@ def test_a_malformed_content_length_on_the_api_gets_the_api_s_json_400(site: Ser
             assert b'"code": "request.malformed"' in body
         else:
             assert b"<html" not in body.lower()
+
+
+def _get(site: Served, path: str) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", site.port, timeout=10)
+    try:
+        connection.request("GET", path, headers={"User-Agent": "access-log-probe"})
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def _lines_naming(path: Path, marker: str, within: float = 5.0) -> list[str]:
+    """The lines of ``path`` that name ``marker``, once there are any (nginx flushes its log each second)."""
+    deadline = time.monotonic() + within
+    while True:
+        lines = [line for line in path.read_text().splitlines() if marker in line] if path.exists() else []
+        if lines or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.2)
+
+
+def test_nginx_keeps_the_access_log_with_the_time_taken_and_gunicorn_writes_none(site: Served) -> None:
+    marker = f"probe-{uuid.uuid4().hex}"
+    assert _get(site, f"/?{marker}") == 200
+
+    lines = _lines_naming(site.run_dir / "access.log", marker)
+    assert len(lines) == 1, lines
+    line = lines[0]
+    assert line.startswith("127.0.0.1 - - [")
+    assert f'"GET /?{marker} HTTP/1.1" 200 ' in line
+    assert '"access-log-probe"' in line
+    assert re.search(r" rt=\d+\.\d{3} urt=\d+\.\d{3}$", line), line
+    # gunicorn's own line would be in make serve's output: it is off behind nginx.
+    assert marker not in site.log.read_text()
+
+
+def test_gunicorn_alone_keeps_the_access_log_on_its_output() -> None:
+    with served({"NGINX": "/nonexistent/nginx"}) as alone:
+        marker = f"probe-{uuid.uuid4().hex}"
+        assert _get(alone, f"/?{marker}") == 200
+        lines = _lines_naming(alone.log, marker)
+        assert not (alone.run_dir / "access.log").exists()
+    assert len(lines) == 1, lines
+    assert f'"GET /?{marker} HTTP/1.1" 200 ' in lines[0]
