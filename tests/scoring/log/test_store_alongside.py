@@ -195,22 +195,24 @@ def test_an_update_sent_first_runs_before_the_ordering_lock_is_taken(notes: None
     assert store.stream_version("f5") == 2
 
 
-def test_a_benchmark_can_time_the_lock_each_append_holds(notes: None) -> None:
+def test_a_benchmark_can_time_the_lock_each_append_holds(
+    notes: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seed("f6")
-    store.lock_holds = []
-    try:
-        with transaction.atomic():
-            done = store.append("f6", [MOVE], expected_version=1, alongside=[first("f6", 3)], commit=True)
-        holds = store.lock_holds
-    finally:
-        store.lock_holds = None
+    monkeypatch.setattr(store, "lock_holds", [])
+    with transaction.atomic():
+        done = store.append("f6", [MOVE], expected_version=1, alongside=[first("f6", 3)], commit=True)
+    holds = store.lock_holds
+    assert holds is not None
 
     assert done.positions == (store.read_stream("f6")[-1].position,)
     assert noted("f6") == (0, 3)
     assert len(holds) == 1 and 0 < holds[0] < 5
 
 
-def test_an_append_committed_with_its_message_is_on_disk_when_the_store_returns(notes: None) -> None:
+def test_an_append_committed_with_its_message_is_on_disk_when_the_store_returns(
+    notes: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The append's own commit does not wait for the disk (the ordering lock is freed first); the message's
     # last statement commits a WAL record of its own synchronously, after it. The store returns only then:
     # the WAL is flushed at least to that record, which lies after the append's commit.
@@ -218,13 +220,11 @@ def test_an_append_committed_with_its_message_is_on_disk_when_the_store_returns(
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_current_wal_insert_lsn()::text")
         before = cursor.fetchone()[0]
-    store.flushed_to = []
-    try:
-        with transaction.atomic():
-            store.append("f7", [MOVE], expected_version=1, alongside=[first("f7", 3)], commit=True)
-        marks = store.flushed_to
-    finally:
-        store.flushed_to = None
+    monkeypatch.setattr(store, "flushed_to", [])
+    with transaction.atomic():
+        store.append("f7", [MOVE], expected_version=1, alongside=[first("f7", 3)], commit=True)
+    marks = store.flushed_to
+    assert marks is not None
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT %s::pg_lsn > %s::pg_lsn, pg_current_wal_flush_lsn() >= %s::pg_lsn",
@@ -240,15 +240,14 @@ def test_an_append_committed_with_its_message_is_on_disk_when_the_store_returns(
     assert store.stream_version("f7") == 2
 
 
-def test_an_append_that_inserts_nothing_leaves_no_flush_and_the_session_synchronous(notes: None) -> None:
+def test_an_append_that_inserts_nothing_leaves_no_flush_and_the_session_synchronous(
+    notes: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seed("f8")
-    store.flushed_to = []
-    try:
-        with pytest.raises(ConcurrencyConflict), transaction.atomic():
-            store.append("f8", [MOVE], expected_version=0, alongside=[first("f8", 3)], commit=True)
-        marks = store.flushed_to
-    finally:
-        store.flushed_to = None
+    monkeypatch.setattr(store, "flushed_to", [])
+    with pytest.raises(ConcurrencyConflict), transaction.atomic():
+        store.append("f8", [MOVE], expected_version=0, alongside=[first("f8", 3)], commit=True)
+    marks = store.flushed_to
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")
         setting = cursor.fetchone()[0]
