@@ -1062,6 +1062,13 @@ class Search:
                 return lo
             if probe and hi < cap:
                 return hi
+        elif self.duels is not None and left <= _DUEL_TRICKS:
+            # A position met for the first time: the duels' floor, from the cards alone, often reaches
+            # the cap already, and then the key, the table and the other bounds are not needed.
+            lo = _duel_floor(self, hands, trick_no)
+            if lo >= cap:
+                self._min_seen[raw] = (lo, _ABOVE)
+                return lo
         key = self.key(hands, leader, memory, extra, raw)
         found = self.table.get(key)
         live = hands[0]
@@ -1309,6 +1316,7 @@ class Search:
 
 _FU_SUIT = 5
 _NO_TOP = (-1, -1, -1)  # no card led yet
+_ABOVE = 1 << 62  # above any value of the rest
 
 
 def led_card(r: Rules, trick: Sequence[tuple[int, int]]) -> int | None:
