@@ -344,16 +344,22 @@ class Search:
         if not live:
             return ()
         r = self.rules
-        off = next(o for s, o, _f in r.spans if s == suit)
-        order = bits(live)
+        off = 0
+        for s, o, _f in r.spans:
+            if s == suit:
+                off = o
+                break
         packed = []
         for h in local:
+            # Each card's place among the live cards is the number of live cards below it.
             p = 0
-            for k, b in enumerate(order):
-                if h >> b & 1:
-                    p |= 1 << k
+            while h:
+                low = h & -h
+                p |= 1 << (live & (low - 1)).bit_count()
+                h ^= low
             packed.append(p)
-        return (suit, tuple(r.cls[off + b] for b in order), *packed)
+        cls = r.cls
+        return (suit, tuple([cls[off + b] for b in bits(live)]), *packed)
 
     # -- bounds of the rest, whatever is played
     def _range(self, live: int, trick_no: int, left: int) -> tuple[int, int]:
