@@ -344,16 +344,22 @@ class Search:
         if not live:
             return ()
         r = self.rules
-        off = next(o for s, o, _f in r.spans if s == suit)
-        order = bits(live)
+        off = 0
+        for s, o, _f in r.spans:
+            if s == suit:
+                off = o
+                break
         packed = []
         for h in local:
+            # Each card's place among the live cards is the number of live cards below it.
             p = 0
-            for k, b in enumerate(order):
-                if h >> b & 1:
-                    p |= 1 << k
+            while h:
+                low = h & -h
+                p |= 1 << (live & (low - 1)).bit_count()
+                h ^= low
             packed.append(p)
-        return (suit, tuple(r.cls[off + b] for b in order), *packed)
+        cls = r.cls
+        return (suit, tuple([cls[off + b] for b in bits(live)]), *packed)
 
     # -- bounds of the rest, whatever is played
     def _range(self, live: int, trick_no: int, left: int) -> tuple[int, int]:
@@ -1062,6 +1068,13 @@ class Search:
                 return lo
             if probe and hi < cap:
                 return hi
+        elif self.duels is not None and left <= _DUEL_TRICKS:
+            # A position met for the first time: the duels' floor, from the cards alone, often reaches
+            # the cap already, and then the key, the table and the other bounds are not needed.
+            lo = _duel_floor(self, hands, trick_no)
+            if lo >= cap:
+                self._min_seen[raw] = (lo, _ABOVE)
+                return lo
         key = self.key(hands, leader, memory, extra, raw)
         found = self.table.get(key)
         live = hands[0]
@@ -1309,6 +1322,7 @@ class Search:
 
 _FU_SUIT = 5
 _NO_TOP = (-1, -1, -1)  # no card led yet
+_ABOVE = 1 << 62  # above any value of the rest
 
 
 def led_card(r: Rules, trick: Sequence[tuple[int, int]]) -> int | None:

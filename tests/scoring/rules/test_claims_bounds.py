@@ -642,6 +642,29 @@ def test_the_best_value_found_from_the_top_down_is_the_plain_minimax_value(
     assert best.window(-(10**6), 10**6) == value
 
 
+@settings(max_examples=examples(200))
+@given(deal=barbu_deals(), offsets=st.lists(st.integers(-8, 8), min_size=1, max_size=4), probe=st.booleans())
+def test_the_careless_search_cut_by_the_duels_before_its_key_finds_the_plain_minimax_value(
+    deal: tuple[Rules, list[int], int, int, frozenset[int]], offsets: list[int], probe: bool
+) -> None:
+    """The careless search under caps around the least value (probes or branches and bounds, one after
+    the other on one table, as a solve asks them): where its positions met for the first time are cut by
+    the duels' floor before their key is worked out, every answer is on the right side of the cap and the
+    value below the cap is the plain minimax's."""
+    rules, hands, leader, first, side = deal
+    _best_search, loose = paired_searches(rules, hands, leader, first, side)
+    least = exact(rules, hands, leader, first, side, careless=True)
+    for offset in offsets:
+        cap = least + offset
+        g = loose.minimum(cap, probe=probe)
+        if least < cap:
+            # A probe stops at the first line below the cap, a branch and bound at the least.
+            assert (least <= g < cap) if probe else g == least
+        else:
+            assert cap <= g <= least  # a lower bound, at least the cap
+    assert loose.minimum(10**6) == least
+
+
 def duel_by_brute_force(rules: Rules, mine: int, theirs: int, number: int, own: bool) -> int:
     """The duel of the comment in claims.py, every sequence of rounds tried: each round any card of C's
     against any card of P's, a win (scored) when P's card is of the suit of C's and below it or P holds
