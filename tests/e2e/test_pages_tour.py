@@ -49,6 +49,9 @@ def test_a_wrong_password_is_said_on_the_form(signed_in: Callable[..., Any]) -> 
     page.fill("input[name=password]", "not-the-password")
     page.click("form.stacked button[type=submit]")
 
+    # The form is posted and the page drawn again: wait for it (is_visible alone does not wait, and on a
+    # busy machine it read the page before the answer came).
+    page.wait_for_selector("form.stacked .error", state="visible")
     assert page.locator("form.stacked .error").is_visible()
     assert "Sign in" in page.inner_text("header.site nav")
 
