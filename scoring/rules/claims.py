@@ -1091,26 +1091,29 @@ class Search:
         # by them, without the key (and its hash, and the other table's) being worked out.
         raw = (leader, memory, extra, *hands)
         seen = self._min_seen.get(raw)
+        duels: int | None = None
         if seen is not None:
             lo, hi = seen
             if lo >= cap or lo == hi:
                 return lo
             if probe and hi < cap:
                 return hi
+            if hi == _ABOVE:
+                duels = lo  # the duels' floor alone, kept by the cut below
         elif self.duels is not None and left <= _DUEL_TRICKS:
             # A position met for the first time: the duels' floor, from the cards alone, often reaches
             # the cap already, and then the key, the table and the other bounds are not needed.
-            lo = _duel_floor(self, hands, trick_no)
-            if lo >= cap:
-                self._min_seen[raw] = (lo, _ABOVE)
-                return lo
+            duels = _duel_floor(self, hands, trick_no)
+            if duels >= cap:
+                self._min_seen[raw] = (duels, _ABOVE)
+                return duels
         key = self.key(hands, leader, memory, extra, raw)
         found = self.table.get(key)
         live = hands[0]
         for h in hands:
             live |= h
         if found is None:
-            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left, memory)
+            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left, memory, duels)
         else:
             lo, hi = found
         if self.above is not None:
