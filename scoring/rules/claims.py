@@ -607,11 +607,15 @@ class Search:
             return 0
         if left == 1:
             return self._last(hands, leader, trick_no, extra)
-        raw = (leader, memory, extra, *hands)
-        key = self._keys.get(raw)
         duels: int | None = None
-        if key is None:
-            if self.duels is not None and left <= _DUEL_TRICKS:
+        if self.duels is None or left > _DUEL_TRICKS:
+            key = self.key(hands, leader, memory, extra)
+        else:
+            raw = (leader, memory, extra, *hands)
+            known = self._keys.get(raw)
+            if known is not None:
+                key = known
+            else:
                 # As in :meth:`_min_trick`: a position whose cards have no key yet (met for the first
                 # time, or cut so before) is first bounded by the duels, and cut when their floor reaches
                 # the window's top, the floor kept under its cards for the next visit. (The table may hold
@@ -627,7 +631,7 @@ class Search:
                     duels = seen[0]
                     if duels >= beta:
                         return duels
-            key = self.key(hands, leader, memory, extra, raw)
+                key = self.key(hands, leader, memory, extra, raw)
         found = self.table.get(key)
         live = hands[0]
         for h in hands:
