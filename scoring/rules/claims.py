@@ -263,8 +263,7 @@ class Search:
         # the moves (a list kept in ``_moves`` for the whole search: its id names it) and what the order
         # reads of the position.
         self._orders: dict[tuple[int, ...], list[int]] = {}
-        # The careless search's bounds by the position's own cards (see :meth:`_min_trick`); in the best
-        # search, the duels' floors of positions cut before their key (see :meth:`_trick_v`).
+        # The careless search's bounds by the position's own cards (see :meth:`_min_trick`).
         self._min_seen: dict[tuple[Any, ...], tuple[int, int]] = {}
         # The lead that decided each position searched (its table key), tried first when it is met again.
         self._leads: dict[int, int] = {}
@@ -607,37 +606,13 @@ class Search:
             return 0
         if left == 1:
             return self._last(hands, leader, trick_no, extra)
-        duels: int | None = None
-        if self.duels is None or left > _DUEL_TRICKS:
-            key = self.key(hands, leader, memory, extra)
-        else:
-            raw = (leader, memory, extra, *hands)
-            known = self._keys.get(raw)
-            if known is not None:
-                key = known
-            else:
-                # As in :meth:`_min_trick`: a position whose cards have no key yet (met for the first
-                # time, or cut so before) is first bounded by the duels, and cut when their floor reaches
-                # the window's top, the floor kept under its cards for the next visit. (The table may hold
-                # an entry for its key, through another position with the same key: its floor is at
-                # least the duels', and the cut is sound either way.)
-                seen = self._min_seen.get(raw)
-                if seen is None:
-                    duels = _duel_floor(self, hands, trick_no)
-                    if duels >= beta:
-                        self._min_seen[raw] = (duels, _ABOVE)
-                        return duels
-                else:
-                    duels = seen[0]
-                    if duels >= beta:
-                        return duels
-                key = self.key(hands, leader, memory, extra, raw)
+        key = self.key(hands, leader, memory, extra)
         found = self.table.get(key)
         live = hands[0]
         for h in hands:
             live |= h
         if found is None:
-            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left, memory, duels)
+            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left, memory)
         else:
             lo, hi = found
         if self.below is not None:
@@ -682,19 +657,11 @@ class Search:
         return found
 
     def _bounds(
-        self,
-        hands: list[int],
-        leader: int,
-        live: int,
-        trick_no: int,
-        left: int,
-        memory: Any = None,
-        duels: int | None = None,
+        self, hands: list[int], leader: int, live: int, trick_no: int, left: int, memory: Any = None
     ) -> tuple[int, int]:
         """Bounds of what the rest is worth, before any search: the range of the cards left, narrowed by
         the tricks each side cannot help winning and by the masters the side (or the defence) on lead can
-        cash; exact where a team wins every trick left. ``duels``: the duels' floor of these cards, where
-        the caller has worked it out already (see :func:`_duel_floor`)."""
+        cash; exact where a team wins every trick left."""
         r = self.rules
         # A claimer who can lose every trick left gets nothing more (at two tricks left the check cost
         # more than the search it saved).
@@ -752,7 +719,7 @@ class Search:
             else:
                 lo, hi = max(lo, per * most), min(hi, per * least)
         if self.duels is not None and left <= _DUEL_TRICKS:
-            lo = max(lo, _duel_floor(self, hands, trick_no) if duels is None else duels)
+            lo = max(lo, _duel_floor(self, hands, trick_no))
         return lo, hi
 
     def _sweeps(self, hands: Sequence[int], leader: int) -> bool:
@@ -1095,29 +1062,26 @@ class Search:
         # by them, without the key (and its hash, and the other table's) being worked out.
         raw = (leader, memory, extra, *hands)
         seen = self._min_seen.get(raw)
-        duels: int | None = None
         if seen is not None:
             lo, hi = seen
             if lo >= cap or lo == hi:
                 return lo
             if probe and hi < cap:
                 return hi
-            if hi == _ABOVE:
-                duels = lo  # the duels' floor alone, kept by the cut below
         elif self.duels is not None and left <= _DUEL_TRICKS:
             # A position met for the first time: the duels' floor, from the cards alone, often reaches
             # the cap already, and then the key, the table and the other bounds are not needed.
-            duels = _duel_floor(self, hands, trick_no)
-            if duels >= cap:
-                self._min_seen[raw] = (duels, _ABOVE)
-                return duels
+            lo = _duel_floor(self, hands, trick_no)
+            if lo >= cap:
+                self._min_seen[raw] = (lo, _ABOVE)
+                return lo
         key = self.key(hands, leader, memory, extra, raw)
         found = self.table.get(key)
         live = hands[0]
         for h in hands:
             live |= h
         if found is None:
-            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left, memory, duels)
+            lo, hi = self.table[key] = self._bounds(hands, leader, live, trick_no, left, memory)
         else:
             lo, hi = found
         if self.above is not None:

@@ -665,46 +665,6 @@ def test_the_careless_search_cut_by_the_duels_before_its_key_finds_the_plain_min
     assert loose.minimum(10**6) == least
 
 
-@settings(max_examples=examples(300))
-@given(
-    deal=barbu_deals(),
-    steps=st.lists(st.tuples(st.booleans(), st.integers(-8, 8), st.integers(1, 4)), min_size=1, max_size=5),
-)
-def test_the_best_search_cut_by_the_duels_before_its_key_bounds_the_plain_minimax_value_rightly(
-    deal: tuple[Rules, list[int], int, int, frozenset[int]], steps: list[tuple[bool, int, int]]
-) -> None:
-    """The best search in windows around its value (zero-window tests or wider, one after the other on one
-    table), between careless searches under caps around theirs, as a solve asks them: where its positions
-    whose cards have no key yet are cut by the duels' floor, every answer is fail-soft on the right side
-    of its window (an upper bound at or below the bottom, a lower bound at or above the top, the value
-    between), and the whole window finds the plain minimax's value."""
-    rules, hands, leader, first, side = deal
-    best, loose = paired_searches(rules, hands, leader, first, side)
-    value = exact(rules, hands, leader, first, side, careless=False)
-    least = exact(rules, hands, leader, first, side, careless=True)
-    for careless, offset, width in steps:
-        if careless:
-            cap = least + offset
-            probe = width > 2
-            g = loose.minimum(cap, probe=probe)
-            if least < cap:
-                assert (least <= g < cap) if probe else g == least
-            else:
-                assert cap <= g <= least
-            continue
-        beta = value + offset
-        alpha = beta - width
-        g = best.window(alpha, beta)
-        if g <= alpha:
-            assert value <= g
-        elif g >= beta:
-            assert value >= g
-        else:
-            assert value == g
-    assert best.window(-(10**6), 10**6) == value
-    assert loose.minimum(10**6) == least
-
-
 def duel_by_brute_force(rules: Rules, mine: int, theirs: int, number: int, own: bool) -> int:
     """The duel of the comment in claims.py, every sequence of rounds tried: each round any card of C's
     against any card of P's, a win (scored) when P's card is of the suit of C's and below it or P holds
