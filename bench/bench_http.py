@@ -73,8 +73,9 @@ class Client:
     HTTP/1.1 written and read on the socket directly: a request is one ``sendall`` of its bytes, an answer
     its status line, the two headers that matter (Content-Length or chunked, Connection) and its body.
     The script shares the server's two cores, so what its clients spend is taken from the server: Python's
-    ``http.client`` (its headers parsed by the ``email`` package) cost this script 0.38-0.41 ms of
-    processor a move, on top of the server's 3.5 ms; this costs it about a quarter of that."""
+    ``http.client`` (its headers parsed by the ``email`` package) and the lock sampler's cursor cost this
+    script 0.35-0.62 ms of processor a move, beside the server's 3.3-3.9 ms; with this client, the hands
+    played ahead and the sampler on libpq's call, 0.15-0.28 ms (docs/performance.md, issue 29)."""
 
     def __init__(self, port: int, token: str) -> None:
         self.port = port
