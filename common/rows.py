@@ -9,6 +9,7 @@ and connection, and each row becomes an instance the way the ORM builds one (``M
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -29,17 +30,24 @@ _plans: weakref.WeakKeyDictionary[Any, dict[tuple[type[Model], tuple[str, ...]],
 
 
 def instances(
-    model: type[M], sql: str, params: Sequence[Any], *, then: list[list[Any]] | None = None
+    model: type[M],
+    sql: str | tuple[str, ...],
+    params: Sequence[Any],
+    *,
+    then: list[list[Any]] | None = None,
+    prepare: bool = False,
 ) -> list[M]:
     """The rows ``sql`` selects, as instances of ``model``: each column named after one of its fields'
     columns fills that field, converted as the ORM converts it; any other column becomes an attribute of
     its name, unconverted (as ``raw`` does). Every concrete field of the model must be selected.
 
-    ``then``: ``sql`` is several SELECTs sent in one message (PostgreSQL), the first one's rows the
-    instances; the rows of each of the others, as the database gives them, are added to this list."""
+    ``then``: ``sql`` is several SELECTs sent in one message (PostgreSQL, a tuple of them), the first
+    one's rows the instances; the rows of each of the others, as the database gives them, are added to
+    this list. ``prepare``: the statements are prepared on the connection (:func:`message`)."""
     connection = connections[DEFAULT_DB_ALIAS]  # this thread's own, not the proxy all threads share
+    statements = (sql,) if isinstance(sql, str) else sql
     with _cursor(connection) as cursor:
-        _execute(cursor, sql, list(params))
+        _execute(cursor, statements, list(params), prepare=prepare)
         names = _names(cursor)
         rows = cursor.fetchall()
         while then is not None and cursor.nextset():
@@ -47,15 +55,19 @@ def instances(
     return _build(connection, model, names, rows)
 
 
-def instance_sets(queries: Sequence[tuple[type[Model], str, Sequence[Any]]]) -> list[list[Any]]:
+def instance_sets(
+    queries: Sequence[tuple[type[Model], str, Sequence[Any]]], *, prepare: bool = False
+) -> list[list[Any]]:
     """Several reads at once: for each ``(model, sql, params)``, the rows its SELECT gives as instances
     of the model, as :func:`instances` makes them. On PostgreSQL the statements go in one message, one
-    round trip (bound here: each runs in its own snapshot, in order); elsewhere one after the other."""
+    round trip (bound here: each runs in its own snapshot, in order), prepared on the connection with
+    ``prepare`` (:func:`message`); elsewhere one after the other."""
     connection = connections[DEFAULT_DB_ALIAS]
     found: list[list[Any]] = []
     with _cursor(connection) as cursor:
         if connection.vendor == "postgresql":
-            _execute(cursor, "; ".join(sql for _, sql, _ in queries), [p for _, _, ps in queries for p in ps])
+            statements = tuple(sql for _, sql, _ in queries)
+            _execute(cursor, statements, [p for _, _, ps in queries for p in ps], prepare=prepare)
             for i, (model, _, _) in enumerate(queries):
                 if i:
                     cursor.nextset()
@@ -190,13 +202,14 @@ class Guarded:
         self.db.wrap_database_errors.__exit__(kind, error, trace)
 
 
-def _execute(cursor: Any, sql: str, params: list[Any]) -> None:
-    """Run the statement. On the kept cursor, when the driver would first open the transaction with a
-    ``BEGIN`` of its own (a transaction asked for, none open yet: the first read of a write, such as a
-    move's locked hand), its ``BEGIN`` goes in the statement's message instead: one round trip, not two.
-    The transaction that results is the driver's own, as if it had sent it (the same command, isolation
-    level included); only the driver's manual-commit flag is set aside while that message is sent, so
-    that it does not send its own first."""
+def _execute(cursor: Any, statements: Sequence[str], params: list[Any], *, prepare: bool = False) -> None:
+    """Run the statements, in one message (:func:`execute_message`). On the kept cursor, when the
+    driver would first open the transaction with a ``BEGIN`` of its own (a transaction asked for, none
+    open yet: the first read of a write, such as a move's locked hand), its ``BEGIN`` goes in the
+    statements' message instead: one round trip, not two. The transaction that results is the driver's
+    own, as if it had sent it (the same command, isolation level included); only the driver's
+    manual-commit flag is set aside while that message is sent, so that it does not send its own
+    first."""
     raw = getattr(cursor, "connection", None)
     if (
         not isinstance(cursor, CursorWrapper)  # the kept cursor itself, not Django's wrapper
@@ -209,12 +222,149 @@ def _execute(cursor: Any, sql: str, params: list[Any]) -> None:
         start = raw._get_tx_start_command().decode()
         raw._autocommit = True
         try:
-            cursor.execute(f"{start}; {sql}", params)
+            execute_message(cursor, (start, *statements), params, prepare=prepare)
         finally:
             raw._autocommit = False
         cursor.nextset()  # past the BEGIN's own result
         return
-    cursor.execute(sql, params)
+    execute_message(cursor, statements, params, prepare=prepare)
+
+
+# -- statements prepared once per connection ---------------------------------------------------------
+# A statement sent as text is parsed and planned by the server every time; the reads and the append on
+# the path of every move are several statements in one message, bound in the client, which the driver
+# never prepares. Measured (issue 29, docs/performance.md): a move's statements cost its PostgreSQL
+# backend about half the processor once prepared. So, on a kept cursor (PostgreSQL), each statement of
+# such a message is prepared on the connection the first time it is sent there (``PREPARE``, in the same
+# message: no round trip more) and afterwards sent as ``EXECUTE name(values)``, its values bound here as
+# before. A prepared statement outlives the transaction it was made in, even a rolled-back one, and lasts
+# as long as the server's session; the names are kept per driver connection, so a new connection
+# prepares them again.
+
+
+class Prepared:
+    """The statements prepared on one driver connection: text -> (name, placeholders). ``generation`` is
+    in every name: a message that prepared statements and then failed may have made some of them and not
+    others, so the names are then forgotten and the next message prepares its statements again under new
+    names (a few statements left unused in the server's session, never a name sent that does not exist,
+    nor one made twice)."""
+
+    __slots__ = ("names", "generation", "__weakref__")
+
+    def __init__(self) -> None:
+        self.names: dict[str, tuple[str, int]] = {}
+        self.generation = 0
+
+    def forget(self) -> None:
+        self.names.clear()
+        self.generation += 1
+
+
+_prepared: weakref.WeakKeyDictionary[Any, Prepared | None] = weakref.WeakKeyDictionary()
+PREPARED_MAX = 100  # statements prepared on one connection; any more are sent as text
+_PREPARABLE = ("SELECT ", "WITH ", "UPDATE ", "INSERT ", "DELETE ")  # what PREPARE takes (not SET, COMMIT)
+_PLACEHOLDER = re.compile(r"%[sb%]")
+# What the server answers when a prepared statement is gone (DEALLOCATE, DISCARD ALL) or no longer fits
+# its tables (a migration ran under a live connection): the names are forgotten, as after a failure.
+_STALE = frozenset({"26000", "0A000"})
+
+
+def _numbered(sql: str) -> tuple[str, int]:
+    """The statement with its placeholders numbered for PREPARE (``%s``, ``%b`` -> ``$1``, ``$2``...; a
+    ``%%`` kept for the client's binding of the whole message), and how many there are."""
+    count = 0
+
+    def number(found: re.Match[str]) -> str:
+        nonlocal count
+        if found.group() == "%%":
+            return "%%"
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(number, sql), count
+
+
+def preparing(cursor: Any) -> Prepared | None:
+    """The statements prepared on the cursor's connection, or None where nothing is prepared: a cursor
+    of Django's (its wrapper: Django sees and logs each statement as written) or another driver's.
+
+    The driver prepares statements of its own (``prepare_threshold``, settings.py), and when it drops
+    them it drops every statement of the session (``DEALLOCATE ALL``: after any rollback, a savepoint's
+    included). So its manager's ``clear``, which sends that, is wrapped once per connection to forget
+    these names too; the next message prepares its statements again. A driver without that manager
+    (another version than psycopg 3.3's) prepares nothing here."""
+    if isinstance(cursor, CursorWrapper):
+        return None
+    raw = getattr(cursor, "connection", None)
+    if raw is None or not hasattr(raw, "pgconn"):
+        return None
+    if raw in _prepared:
+        return _prepared[raw]
+    found = _prepared[raw] = _watch(raw)
+    return found
+
+
+def _watch(raw: Any) -> Prepared | None:
+    manager: Any = getattr(raw, "_prepared", None)
+    clear = getattr(manager, "clear", None)
+    if manager is None or not callable(clear):
+        return None
+    prepared = Prepared()
+
+    def cleared() -> bool:
+        dropped = bool(clear())  # True: DEALLOCATE ALL is sent next, before anything else
+        if dropped:
+            prepared.forget()
+        return dropped
+
+    manager.clear = cleared
+    return prepared
+
+
+def message(prepared: Prepared | None, statements: Sequence[str]) -> tuple[str, int]:
+    """The text of one message sending ``statements`` (placeholders as the client binds them), and how
+    many statements it prepares. With ``prepared``, each statement that PREPARE takes is sent as its
+    ``EXECUTE``; the ones not yet prepared on the connection are prepared first, at the head of the
+    message (the statement itself, its placeholders numbered: the server works out their types from
+    where they stand). The values are bound in each ``EXECUTE`` in the statement's own order, so the
+    caller's parameters do not change."""
+    if prepared is None:
+        return "; ".join(statements), 0
+    making: list[str] = []
+    parts: list[str] = []
+    names = prepared.names
+    for sql in statements:
+        found = names.get(sql)
+        if found is None:
+            if not sql.startswith(_PREPARABLE) or len(names) >= PREPARED_MAX:
+                parts.append(sql)
+                continue
+            numbered, count = _numbered(sql)
+            found = names[sql] = (f"segnapunti_{prepared.generation}_{len(names)}", count)
+            making.append(f"PREPARE {found[0]} AS {numbered}")
+        name, count = found
+        parts.append(f"EXECUTE {name}({', '.join(['%s'] * count)})" if count else f"EXECUTE {name}")
+    return "; ".join(making + parts), len(making)
+
+
+def execute_message(
+    cursor: Any, statements: Sequence[str], params: list[Any], *, prepare: bool = False
+) -> None:
+    """Send ``statements`` in one message with ``params`` (all of them, in order), prepared on the
+    connection with ``prepare`` where the cursor allows it (:func:`message`), and leave the cursor at the
+    first statement's result, as if they had been sent as they are. A failure of a message that prepared
+    statements, or an answer that a prepared statement is gone, forgets the connection's names
+    (:class:`Prepared`)."""
+    prepared = preparing(cursor) if prepare else None
+    text, making = message(prepared, statements)
+    try:
+        cursor.execute(text, params)
+    except BaseException as e:
+        if prepared is not None and (making or getattr(e, "sqlstate", None) in _STALE):
+            prepared.forget()
+        raise
+    for _ in range(making):  # past the PREPAREs' own results
+        cursor.nextset()
 
 
 def _names(cursor: Any) -> tuple[str, ...]:

@@ -500,11 +500,12 @@ def match_get(match_id: int, user: Any = None) -> Match:
     query (what the permissions ask). The club is not joined: the API needs its id only.
 
     Every API call on a match reads it this way, so it is one statement written out (the ORM's version
-    of these subqueries costs more to compile than to run).
+    of these subqueries costs more to compile than to run), prepared on the connection
+    (``common.rows.execute_message``: the server's parse and plan once per connection).
     """
     if user is None or not user.is_authenticated:
         return get_object_or_404(Match, pk=match_id)
-    found = instances(Match, match_with_viewer_sql(), [user.pk, user.pk, match_id])
+    found = instances(Match, match_with_viewer_sql(), [user.pk, user.pk, match_id], prepare=True)
     if not found:
         raise Http404("no such match")
     return found[0]

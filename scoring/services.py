@@ -627,11 +627,12 @@ def _lock(hand: Hand) -> Hand:
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     sql = f"SELECT * FROM {Hand._meta.db_table} WHERE match_id = %s AND number = %s{lock}"
     params = [hand.match_id, hand.number]
+    statements: tuple[str, ...] = (sql,)
     then: list[list[Any]] | None = None
     if connection.vendor == "postgresql":
-        sql, then = f"{sql}; {_OPEN_SQL}", []
+        statements, then = (sql, _OPEN_SQL), []
         params.append(hand.match_id)
-    found = instances(Hand, sql, params, then=then)
+    found = instances(Hand, statements, params, then=then, prepare=True)
     if not found:
         raise Hand.DoesNotExist(f"match {hand.match_id} has no hand {hand.number}")
     found[0].match = hand.match

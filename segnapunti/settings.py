@@ -208,6 +208,7 @@ def _database(url: str) -> dict[str, object]:
         # run: no parse or plan per call. Only the event store's statements qualify (its cursors bind
         # their parameters on the server, scoring/log/store.py); Django's own cursors bind in the client
         # and are never prepared. Measured (issue 29): 75 us less of the server's processor per append.
+        # The messages of a move's reads and append are prepared by common.rows.execute_message instead.
         options = db.get("OPTIONS")
         db["OPTIONS"] = {**(options if isinstance(options, dict) else {}), "prepare_threshold": 2}
         # Django's backend with a health check that looks at the socket instead of sending SELECT 1 on

@@ -11,6 +11,9 @@ has the match read in the same message as the token's user, one round trip and o
 work fewer: the match with the token user's role in its club and whether he scores it, exactly as
 ``selectors.match_get`` reads it for that user, kept on the request for the view (``match_read``). The
 view still checks its permissions on it as before; a token that names no user reads no match.
+
+Both statements are prepared on the connection (``common.rows.execute_message``): the server parses
+and plans them once per connection, not on every request.
 """
 
 from __future__ import annotations
@@ -49,11 +52,11 @@ class QuickTokenAuthentication(TokenAuthentication):
         tokens = Token._meta.db_table
         sql = f"SELECT u.* FROM {users} u JOIN {tokens} t ON t.user_id = u.id WHERE t.key = %s"
         if self.match_id is None:
-            found = instances(model, sql, [key])
+            found = instances(model, sql, [key], prepare=True)
         else:
             match_sql = match_with_viewer_sql(f"(SELECT user_id FROM {tokens} WHERE key = %s)")
             found, matches = instance_sets(
-                [(model, sql, [key]), (Match, match_sql, [key, key, self.match_id])]
+                [(model, sql, [key]), (Match, match_sql, [key, key, self.match_id])], prepare=True
             )
             if found:
                 django_request: HttpRequest = self.request._request

@@ -44,7 +44,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from common.errors import ConcurrencyConflict
-from common.rows import kept_cursor
+from common.rows import execute_message, kept_cursor
 from scoring.log import chain
 from scoring.log.events import Event, MoveRecorded, decode, payload_fields, payload_json
 from scoring.models import StoredEvent
@@ -330,7 +330,8 @@ def _execute_and_commit(
     threads, it might wait for the interpreter lock between two sends). The ``early`` updates go first in
     the same message, before the lock is taken. A message of several statements binds its parameters in
     the client. The enclosing atomic block then finds nothing left to commit and runs its on-commit
-    callbacks as usual; an error skips the rest of the message and rolls back as any other.
+    callbacks as usual; an error skips the rest of the message and rolls back as any other. The
+    statements are prepared on the connection the first time (``common.rows.execute_message``).
 
     The lock is released before the commit's flush to disk, and the caller still hears back only once
     the commit is durable (early lock release): the transaction commits with ``synchronous_commit`` off,
@@ -342,17 +343,17 @@ def _execute_and_commit(
     rows between the commit and the flush could see an append that a crash at that moment would undo,
     whose writer was never told it was made, and any later commit that depends on it (a later append, a
     projection's cursor) is flushed after it."""
-    text = (
-        "".join(f"{update.sql}; " for update in early)
-        + "SET LOCAL synchronous_commit TO off; "
-        + sql.replace("%b", "%s")
-        + "; COMMIT"
-        + (f"; {_HELD}" if timed else "")
-        + f"; {_FLUSH}"
-    )
+    statements = [
+        *(update.sql for update in early),
+        "SET LOCAL synchronous_commit TO off",
+        sql.replace("%b", "%s"),
+        "COMMIT",
+        *((_HELD,) if timed else ()),
+        _FLUSH,
+    ]
     sent = [value for update in early for value in update.params] + params
     with _cursor(db, kept=True, client=True) as cursor:
-        cursor.execute(text, sent)
+        execute_message(cursor, statements, sent, prepare=True)
         for _ in early:
             cursor.nextset()
         cursor.nextset()  # the SET's
