@@ -41,6 +41,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "bench"))  # its neighbours, also when a test loads it by its path
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "segnapunti.settings")
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("SECRET_KEY", "bench-only")
@@ -50,13 +51,13 @@ import django  # noqa: E402
 
 django.setup()
 
+from bench_engine import play as play_hand  # noqa: E402  (the engine benchmark's random legal hand)
 from django.db import connection, connections  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from clubs.models import Club, Membership, Player  # noqa: E402
 from scoring.log.store import APPEND_LOCK_KEY  # noqa: E402
 from scoring.rules import get_game, move_to_dict  # noqa: E402
-from scoring.rules.moves import Move  # noqa: E402
 from scoring.services import match_create  # noqa: E402
 from tests.segnapunti.served import served  # noqa: E402
 
@@ -182,15 +183,8 @@ class Table(threading.Thread):
 
     def play(self, dealer: int) -> list[dict[str, Any]]:
         """A random legal hand dealt by ``dealer``: its moves from the deal to the last card, as posted."""
-        state = self.game.initial_state({}, seats=4, dealer=dealer)
-        move: Move = self.game.random_deal(state, self.rng)
-        moves = []
-        while True:
-            moves.append(move_to_dict(move))
-            state = self.game.apply(state, move).state
-            if state.over:
-                return moves
-            move = self.rng.choice(self.game.legal_moves(state))
+        _, moves = play_hand(self.game, self.rng, 4, dealer=dealer)
+        return [move_to_dict(move) for move in moves]
 
     def prepare(self, moves: int) -> None:
         """Play ahead the hands that ``moves`` moves take at least, for each dealer in turn."""
@@ -338,9 +332,8 @@ def run_load(
         for i in range(tables)
     ]
     connections.close_all()
-    until = time.monotonic() + seconds
     every = tables / rate if rate else 0.0
-    workers = [Table(port, token, m.pk, seed=i, until=until, every=every) for i, m in enumerate(matches)]
+    workers = [Table(port, token, m.pk, seed=i, until=0.0, every=every) for i, m in enumerate(matches)]
     for w in workers:  # more moves than the fastest server here could take (1,000 a second)
         w.prepare(int(1000 * seconds / tables) + 1)
     until = time.monotonic() + seconds  # the load starts now, with every hand played ahead

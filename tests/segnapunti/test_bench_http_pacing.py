@@ -1,5 +1,7 @@
-"""bench/bench_http.py's open loop: no move is due before the load begins (issue 29: a third of the tables'
-first moves used to be counted late before their thread ran, by up to one mean wait)."""
+"""bench/bench_http.py's own parts (issue 29): the open loop (no move is due before the load begins: a
+third of the tables' first moves used to be counted late before their thread ran, by up to one mean
+wait), the client's reading of each framing of an answer (length, chunked, the connection closed), and
+the hands played ahead of the load, which replay legally through the engine."""
 
 import http.server
 import importlib.util
