@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -24,7 +24,7 @@ M = TypeVar("M", bound=Model)
 # method of the connection's operations, which read its time zone).
 _Converters = tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
 _Plan = tuple[tuple[int, ...], _Converters, tuple[tuple[int, str], ...], tuple[str, ...]]
-_plans: weakref.WeakKeyDictionary[Any, dict[tuple[type[Model], tuple[str, ...]], _Plan]] = (
+_plans: weakref.WeakKeyDictionary[Any, dict[tuple[type[Model], tuple[str, ...], tuple[str, ...]], _Plan]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -36,6 +36,7 @@ def instances(
     *,
     then: list[list[Any]] | None = None,
     prepare: bool = False,
+    defer: Collection[str] = (),
 ) -> list[M]:
     """The rows ``sql`` selects, as instances of ``model``: each column named after one of its fields'
     columns fills that field, converted as the ORM converts it; any other column becomes an attribute of
@@ -43,7 +44,9 @@ def instances(
 
     ``then``: ``sql`` is several SELECTs sent in one message (PostgreSQL, a tuple of them), the first
     one's rows the instances; the rows of each of the others, as the database gives them, are added to
-    this list. ``prepare``: the statements are prepared on the connection (:func:`message`)."""
+    this list. ``prepare``: the statements are prepared on the connection (:func:`message`). ``defer``:
+    fields the statement may leave out, deferred in the instances (read from the database on first use,
+    as the ORM's ``defer()``)."""
     connection = connections[DEFAULT_DB_ALIAS]  # this thread's own, not the proxy all threads share
     statements = (sql,) if isinstance(sql, str) else sql
     with _cursor(connection) as cursor:
@@ -52,41 +55,51 @@ def instances(
         rows = cursor.fetchall()
         while then is not None and cursor.nextset():
             then.append(cursor.fetchall())
-    return _build(connection, model, names, rows)
+    return _build(connection, model, names, rows, defer)
 
 
 def instance_sets(
-    queries: Sequence[tuple[type[Model], str, Sequence[Any]]], *, prepare: bool = False
+    queries: Sequence[
+        tuple[type[Model], str, Sequence[Any]] | tuple[type[Model], str, Sequence[Any], Collection[str]]
+    ],
+    *,
+    prepare: bool = False,
 ) -> list[list[Any]]:
-    """Several reads at once: for each ``(model, sql, params)``, the rows its SELECT gives as instances
-    of the model, as :func:`instances` makes them. On PostgreSQL the statements go in one message, one
-    round trip (bound here: each runs in its own snapshot, in order), prepared on the connection with
-    ``prepare`` (:func:`message`); elsewhere one after the other."""
+    """Several reads at once: for each ``(model, sql, params)`` or ``(model, sql, params, defer)``, the
+    rows its SELECT gives as instances of the model, as :func:`instances` makes them. On PostgreSQL the
+    statements go in one message, one round trip (bound here: each runs in its own snapshot, in order),
+    prepared on the connection with ``prepare`` (:func:`message`); elsewhere one after the other."""
     connection = connections[DEFAULT_DB_ALIAS]
     found: list[list[Any]] = []
     with _cursor(connection) as cursor:
         if connection.vendor == "postgresql":
-            statements = tuple(sql for _, sql, _ in queries)
-            _execute(cursor, statements, [p for _, _, ps in queries for p in ps], prepare=prepare)
-            for i, (model, _, _) in enumerate(queries):
+            statements = tuple(query[1] for query in queries)
+            _execute(cursor, statements, [p for query in queries for p in query[2]], prepare=prepare)
+            for i, query in enumerate(queries):
                 if i:
                     cursor.nextset()
-                found.append(_build(connection, model, _names(cursor), cursor.fetchall()))
+                defer = query[3] if len(query) > 3 else ()
+                found.append(_build(connection, query[0], _names(cursor), cursor.fetchall(), defer))
             return found
-        for model, sql, params in queries:
-            cursor.execute(sql, list(params))
-            found.append(_build(connection, model, _names(cursor), cursor.fetchall()))
+        for query in queries:
+            cursor.execute(query[1], list(query[2]))
+            defer = query[3] if len(query) > 3 else ()
+            found.append(_build(connection, query[0], _names(cursor), cursor.fetchall(), defer))
     return found
 
 
-def _build(connection: Any, model: type[M], names: tuple[str, ...], rows: Sequence[Any]) -> list[M]:
-    """The rows as instances of ``model``, their columns named ``names``."""
+def _build(
+    connection: Any, model: type[M], names: tuple[str, ...], rows: Sequence[Any], defer: Collection[str] = ()
+) -> list[M]:
+    """The rows as instances of ``model``, their columns named ``names``; the fields named in ``defer``
+    may be left out, and are then deferred as the ORM's ``defer()`` leaves them (read on first use)."""
     if not rows:
         return []
     plans = _plans.setdefault(connection, {})
-    plan = plans.get((model, names))
+    key = (model, names, tuple(defer))
+    plan = plans.get(key)
     if plan is None:
-        plan = plans[(model, names)] = _plan(model, names, connection)
+        plan = plans[key] = _plan(model, names, connection, defer)
     order, converters, extras, attnames = plan
     db = connection.alias
     found = []
@@ -376,10 +389,10 @@ def _names(cursor: Any) -> tuple[str, ...]:
     return tuple(bytes(result.fname(i) or b"").decode() for i in range(result.nfields))
 
 
-def _plan(model: type[Model], names: tuple[str, ...], connection: Any) -> _Plan:
-    fields = model._meta.concrete_fields
-    columns = [str(f.column) for f in fields]
+def _plan(model: type[Model], names: tuple[str, ...], connection: Any, defer: Collection[str] = ()) -> _Plan:
     where = {name: i for i, name in enumerate(names)}
+    fields = [f for f in model._meta.concrete_fields if f.column in where or f.name not in defer]
+    columns = [str(f.column) for f in fields]
     missing = [column for column in columns if column not in where]
     if missing:
         raise ValueError(f"{model.__name__}: the statement does not select {', '.join(missing)}")

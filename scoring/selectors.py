@@ -411,6 +411,15 @@ def sheet_of(
     return {"game": game, "seats": list(seats), "hands": [n for n, _ in results], **result.as_dict()}
 
 
+def sheet_written(match: Match) -> bool:
+    """Whether the match's running sheet was ever written: from the sheet when it is loaded (or was set
+    in this request), else from ``sheet_written`` when the match was read without it (``MATCH_DEFER``),
+    else by reading it."""
+    if "sheet" not in match.__dict__ and "sheet_written" in match.__dict__:
+        return bool(match.__dict__["sheet_written"])
+    return bool(match.sheet)
+
+
 def match_sheet_current(match: Match) -> dict[str, Any]:
     """The sheet the projection keeps with the match (written with every finished hand)."""
     return match.sheet or match_sheet(match)
@@ -482,12 +491,21 @@ def match_list(*, user: Any, club_id: int | None = None) -> QuerySet[Match]:
     return matches.filter(readable).distinct()
 
 
+# The match's fields its reads on every request leave out (deferred: read on first use): the running
+# sheet, a JSON that grows with every finished hand (tens of kB in a long match), which no move reads.
+# They read whether it was ever written instead (``sheet_written``, see :func:`sheet_written`).
+MATCH_DEFER = ("sheet",)
+
+
 def match_with_viewer_sql(viewer: str = "%s") -> str:
-    """The statement :func:`match_get` reads a match with: the match's row with ``viewer_role`` and
-    ``viewer_assigned`` for the user whose id is the SQL expression ``viewer`` (``%s`` by default); its
-    parameters are those of ``viewer`` twice, then the match's id."""
+    """The statement :func:`match_get` reads a match with: the match's row but its sheet (``MATCH_DEFER``),
+    with ``sheet_written``, and ``viewer_role`` and ``viewer_assigned`` for the user whose id is the SQL
+    expression ``viewer`` (``%s`` by default); its parameters are those of ``viewer`` twice, then the
+    match's id."""
+    columns = ", ".join(f"m.{f.column}" for f in Match._meta.concrete_fields if f.name not in MATCH_DEFER)
     return (
-        f"SELECT m.*, (SELECT role FROM {Membership._meta.db_table} ms"
+        f"SELECT {columns}, (m.sheet IS NOT NULL AND m.sheet <> '{{}}') AS sheet_written,"
+        f" (SELECT role FROM {Membership._meta.db_table} ms"
         f" WHERE ms.club_id = m.club_id AND ms.user_id = {viewer}) AS viewer_role,"
         f" EXISTS (SELECT 1 FROM {Match.scorers.through._meta.db_table} s"
         f" WHERE s.match_id = m.id AND s.user_id = {viewer}) AS viewer_assigned"
@@ -505,7 +523,9 @@ def match_get(match_id: int, user: Any = None) -> Match:
     """
     if user is None or not user.is_authenticated:
         return get_object_or_404(Match, pk=match_id)
-    found = instances(Match, match_with_viewer_sql(), [user.pk, user.pk, match_id], prepare=True)
+    found = instances(
+        Match, match_with_viewer_sql(), [user.pk, user.pk, match_id], prepare=True, defer=MATCH_DEFER
+    )
     if not found:
         raise Http404("no such match")
     return found[0]

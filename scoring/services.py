@@ -78,6 +78,7 @@ from scoring.selectors import (
     hand_view_at,
     match_results,
     match_sheet,
+    sheet_written,
 )
 from scoring.selectors import sheet_of as _sheet
 
@@ -852,7 +853,7 @@ def _write(
     match = hand.match
     sheet = (
         match_sheet(match, replace_hand=(hand.number, view))
-        if was_over or view.over or not match.sheet
+        if was_over or view.over or not sheet_written(match)
         else None
     )
     hand.version = expected_version + 1

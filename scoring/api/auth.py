@@ -29,7 +29,7 @@ from rest_framework.request import Request
 
 from common.rows import instance_sets, instances
 from scoring.models import Match
-from scoring.selectors import match_with_viewer_sql
+from scoring.selectors import MATCH_DEFER, match_with_viewer_sql
 
 # Where the match read with the token is kept on Django's request: (match id, user id, match or None).
 _MATCH_READ = "_segnapunti_match_read"
@@ -56,7 +56,8 @@ class QuickTokenAuthentication(TokenAuthentication):
         else:
             match_sql = match_with_viewer_sql(f"(SELECT user_id FROM {tokens} WHERE key = %s)")
             found, matches = instance_sets(
-                [(model, sql, [key]), (Match, match_sql, [key, key, self.match_id])], prepare=True
+                [(model, sql, [key]), (Match, match_sql, [key, key, self.match_id], MATCH_DEFER)],
+                prepare=True,
             )
             if found:
                 django_request: HttpRequest = self.request._request
