@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import threading
@@ -15,7 +16,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Max, Q, QuerySet, TextField
+from django.db.models.functions import Cast
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -353,8 +355,34 @@ def _step(hand: Hand, view: HandView, step: int) -> dict[str, Any]:
 def match_results(match: Match, hands: Sequence[Hand] | None = None) -> list[HandResult]:
     """The results of the match's finished hands, in order, rulings applied: as the projection stored
     them with each hand (no hand is folded again)."""
-    found = hands if hands is not None else match.hands.order_by("number")
-    return [result_from_dict(h.result) for h in found if h.status == Hand.Status.OVER and h.result]
+    return [result for _, result in _finished(match, hands)]
+
+
+def _finished(match: Match, hands: Sequence[Hand] | None) -> list[tuple[int, HandResult]]:
+    """The match's finished hands' stored results, numbered, in order (from ``hands`` when given).
+
+    Read at every hand's start and end, so at the last hand of a long match every earlier one is read
+    again: only the number and the result's text are read, and each text is turned into its result once
+    per process (:func:`_stored_result`), not once per read."""
+    if hands is not None:
+        return [
+            (h.number, result_from_dict(h.result)) for h in hands if h.status == Hand.Status.OVER and h.result
+        ]
+    rows = (
+        Hand.objects.filter(match_id=match.pk, status=Hand.Status.OVER)
+        .order_by("number")
+        .values_list("number", Cast("result", output_field=TextField()))
+    )
+    return [(number, found) for number, text in rows if text and (found := _stored_result(text)) is not None]
+
+
+@functools.lru_cache(maxsize=512)
+def _stored_result(text: str) -> HandResult | None:
+    """A hand's result from its stored JSON text (None for an empty one). Kept by the text itself, so a
+    result that a ruling changed is a new text, read anew. The result is shared by every read of that
+    text: nothing may change it (it is frozen; its details are read, never written)."""
+    data = json.loads(text)
+    return result_from_dict(data) if data else None
 
 
 def result_from_dict(data: Mapping[str, Any]) -> HandResult:
@@ -390,13 +418,8 @@ def match_sheet(
     game = get_game(match.game)
     options = game.ruleset.validate(match.options)
     seats = list(match.seats.values_list("name", flat=True))
-    hand_list = list(hands if hands is not None else match.hands.order_by("number"))
     replaced = replace_hand[0] if replace_hand is not None else None
-    results: list[tuple[int, HandResult]] = [
-        (hand.number, result_from_dict(hand.result))
-        for hand in hand_list
-        if hand.number != replaced and hand.status == Hand.Status.OVER and hand.result
-    ]
+    results = [(number, result) for number, result in _finished(match, hands) if number != replaced]
     if replace_hand is not None and replace_hand[1].result is not None:
         results.append((replace_hand[0], replace_hand[1].result))
         results.sort(key=lambda r: r[0])
