@@ -168,27 +168,21 @@ class Search:
 
     # Slots: the search reads its attributes at every node, and slots are read faster than a dict's.
     __slots__ = (
-        "_acc",
         "_cashes",
-        "_fixed",
         "_hint",
         "_keys",
         "_killers",
         "_lasts",
-        "_lasts_r",
         "_lead",
         "_leads",
         "_min_seen",
         "_moves",
         "_orders",
         "_ranges",
-        "_rels",
         "_suits",
         "_worths",
         "above",
-        "abstract",
         "after",
-        "atable",
         "below",
         "by_tricks",
         "care_leads",
@@ -300,15 +294,6 @@ class Search:
         # Penalties alone where cards cost, no trumps, a side of one, careless play: the careless search's
         # leads in their own order, a few tricks from the end (see :func:`_care_leads`).
         self.care_leads = _care_leads_apply(self)
-        # Barbù's best search: a second table, keyed on the hands with the defence's low cards counted rather
-        # than placed (see :meth:`_trick_r`); its own path, so that the other games' stays as it is.
-        self.abstract = self.lead_order is not None and not r.greedy and not self.by_tricks
-        self.atable: dict[Any, tuple[int, int]] = {}
-        self._rels: dict[int, tuple[int, int, int, int, Any]] = {}
-        self._lasts_r: dict[tuple[Any, ...], tuple[int, int]] = {}
-        self._acc = 0
-        # Cards never counted as low: those of some worth and those with a role of their own.
-        self._fixed = r.weighted | sum(1 << i for i, c in enumerate(r.cls) if c < 0)
 
     # -- the table's key: hands with ranks made relative to the live cards of each suit
     def key(
@@ -597,16 +582,14 @@ class Search:
         """What the rest is worth, from an alpha-beta search in the window (``alpha``, ``beta``), fail-soft:
         at most ``alpha``, an upper bound; at least ``beta``, a lower bound; between them, exact."""
         pos = self.pos
-        trick_v = self._trick_r if self.abstract else self._trick_v
-        return trick_v(
+        return self._trick_v(
             list(pos.hands), pos.leader, pos.trick_no, pos.tricks_left, pos.memory, pos.extra, alpha, beta
         )
 
     def _trick(
         self, hands: list[int], leader: int, trick_no: int, left: int, memory: Any, extra: Any, need: int
     ) -> bool:
-        trick_v = self._trick_r if self.abstract else self._trick_v
-        return trick_v(hands, leader, trick_no, left, memory, extra, need - 1, need) >= need
+        return self._trick_v(hands, leader, trick_no, left, memory, extra, need - 1, need) >= need
 
     def _trick_v(
         self,
@@ -672,203 +655,6 @@ class Search:
             trick, trick_winner(self.rules, trick), trick_no, 1, extra
         )[0]
         return found
-
-    # -- Barbù's best search, with a second table whose entries hold for positions that differ in who holds
-    # the defence's low cards.
-    #
-    # In a position P of the best search where only penalties count, without trumps and with a claimer C
-    # alone, the *low* cards of a suit are its live cards below every live card of C's there and below every
-    # live card of some worth or special role there (all of the suit where there is neither): a bottom run of
-    # each suit, all the defence's, worth nothing. The second table's key (:meth:`_abstract`) gives the
-    # leader, how many low cards of each suit each defender holds, and the hands with the low cards taken
-    # out (ranks relative to the cards left); P and P' share it when they differ only in which defender
-    # holds which low card, a map f from P's low cards to P''s keeping hand and suit.
-    #
-    # Soundness. Each bound the search proves at P comes with ``rel``, a mask of the cards whose place
-    # decided it: the winning card of each trick searched where it beat another card of the suit led, and
-    # what the bounds it read came with. A bound with ``rel`` clear of P's low cards holds at every such P'.
-    # By induction over the proof: f maps the lines of P' to lines of P with the same cards of C's and the
-    # same legal moves (following suit, the suit that may not be led, the card a void player must play read
-    # only suits and the cards that are not low); the low cards are below all the others of their suit and
-    # worth nothing, so each trick has the same winner (a low card wins only where it is the one card of the
-    # suit led, which f keeps) and costs C the same; a trick's positions after it differ again only by f on
-    # low cards still live, which are low there too (C's cards and the cards of some worth only leave), and
-    # their bounds hold there by induction, as ``rel`` of the parent covers theirs. The bounds read before a
-    # search read only C's hand exactly and the defence's cards as a team or by how many low cards each
-    # holds (the duels, a claimer who can lose every trick, a team that wins every trick, the range): their
-    # ``rel`` is empty; a defender on lead who alone wins every trick, and the careless table's floor, count
-    # every live card. A table entry keeps the ``rel`` of each bound with the cards live when it was proved
-    # (another position with the same key has other cards: there every nonempty ``rel`` counts every card).
-    # The moves of one run (one of them searched, the lowest) never straddle the low cards' top: a run is
-    # one hand's, one class, and the lowest card above the low ones is C's or one of some worth.
-    def _low(self, hands: Sequence[int], live: int) -> int:
-        """The low cards of the position (see above)."""
-        fixed = (hands[self.mine[0]] | self._fixed) & live
-        low = 0
-        for _s, off, full in self.rules.spans:
-            f = (fixed >> off) & full
-            held = (live >> off) & full
-            low |= (held & ((f & -f) - 1) if f else held) << off
-        return low
-
-    def _abstract(self, hands: Sequence[int], leader: int, memory: Any, extra: Any, low: int) -> Any:
-        """The second table's key: the defenders' counts of low cards, suit by suit, and the key of the hands
-        without them."""
-        counts = 0
-        spans = self.rules.spans
-        for p in self.others:
-            h = hands[p] & low
-            if h:
-                for _s, off, full in spans:
-                    counts = counts << 4 | ((h >> off) & full).bit_count()
-            else:
-                counts <<= 4 * len(spans)
-        return counts, self._key([h & ~low for h in hands], leader, memory, extra)
-
-    def _trick_r(
-        self,
-        hands: list[int],
-        leader: int,
-        trick_no: int,
-        left: int,
-        memory: Any,
-        extra: Any,
-        alpha: int,
-        beta: int,
-    ) -> int:
-        """:meth:`_trick_v` for Barbù's best search: the same search, each bound's ``rel`` added to ``_acc``
-        as it is used, and the second table read and written (see above)."""
-        if left == 0:
-            return 0
-        if left == 1:
-            return self._last_r(hands, leader, trick_no, extra)
-        key = self.key(hands, leader, memory, extra)
-        found = self.table.get(key)
-        live = hands[0]
-        for h in hands:
-            live |= h
-        if found is None:
-            low = self._low(hands, live)
-            lo, hi, rel_lo, rel_hi = self._bounds_r(hands, leader, live, trick_no, left, memory, low)
-            akey = self._abstract(hands, leader, memory, extra, low) if left >= _SECOND_TABLE_LEFT else None
-            shared = self.atable.get(akey) if akey is not None else None
-            if shared is not None:
-                if shared[0] > lo:
-                    lo, rel_lo = shared[0], 0
-                if shared[1] < hi:
-                    hi, rel_hi = shared[1], 0
-            self.table[key] = (lo, hi)
-            self._rels[key] = (live, rel_lo, rel_hi, low, akey)
-        else:
-            lo, hi = found
-            was, rel_lo, rel_hi, low, akey = self._rels[key]
-            if was != live:
-                # The same key, other cards: the low cards are at the same places among the live ones, an
-                # empty ``rel`` stays empty, another counts every low card.
-                low = self._low(hands, live)
-                rel_lo = rel_lo and low
-                rel_hi = rel_hi and low
-            if akey is not None and not (lo >= beta or lo == hi or hi <= alpha):
-                shared = self.atable.get(akey)
-                if shared is not None:
-                    if shared[0] > lo:
-                        lo, rel_lo = shared[0], 0
-                    if shared[1] < hi:
-                        hi, rel_hi = shared[1], 0
-        if self.below is not None:
-            # What careless play is proved to get there, the least best play gets.
-            floor = self.below.get(key)
-            if floor is not None and floor[0] > lo:
-                lo, rel_lo = floor[0], low
-                if lo > hi:
-                    raise AssertionError("bounds of the careless and the best value cross")
-        if lo >= beta:
-            self._acc |= rel_lo
-            return lo
-        if lo == hi:
-            self._acc |= rel_lo | rel_hi
-            return lo
-        if hi <= alpha:
-            self._acc |= rel_hi
-            return hi
-        a = alpha if alpha >= lo else lo - 1
-        b = beta if beta <= hi else hi + 1
-        self._hint = self._leads.get(key, -1)
-        outer = self._acc
-        self._acc = 0
-        value = self._play_r(hands, [], leader, trick_no, left, memory, extra, a, b, live, _NO_TOP)
-        # Only its low cards tell the positions above: theirs, among the cards live here, are among these.
-        rel = self._acc & low
-        self._acc = outer | rel
-        self._leads[key] = self._lead
-        if value <= a:
-            hi, rel_hi = value, rel
-            proved = (-_ABOVE, value)
-        elif value >= b:
-            lo, rel_lo = value, rel
-            proved = (value, _ABOVE)
-        else:
-            lo = hi = value
-            rel_lo = rel_hi = rel
-            proved = (value, value)
-        self.table[key] = (lo, hi)
-        self._rels[key] = (live, rel_lo, rel_hi, low, akey)
-        if not rel and akey is not None:
-            shared = self.atable.get(akey)
-            if shared is not None:
-                proved = (max(proved[0], shared[0]), min(proved[1], shared[1]))
-            self.atable[akey] = proved
-        return value
-
-    def _last_r(self, hands: list[int], leader: int, trick_no: int, extra: Any) -> int:
-        """:meth:`_last` with its ``rel``: the winning card where it beat another card of the suit led."""
-        self.counter[0] += 1
-        raw = (leader, extra, *hands)
-        found = self._lasts_r.get(raw)
-        if found is None:
-            seats = self.seats
-            trick = [
-                (seat, hands[seat].bit_length() - 1) for seat in ((leader + k) % seats for k in range(seats))
-            ]
-            winner = trick_winner(self.rules, trick)
-            found = self._lasts_r[raw] = (
-                self.trick_gain(trick, winner, trick_no, 1, extra)[0],
-                _decisive(self.rules, trick, winner),
-            )
-        self._acc |= found[1]
-        return found[0]
-
-    def _bounds_r(
-        self, hands: list[int], leader: int, live: int, trick_no: int, left: int, memory: Any, low: int
-    ) -> tuple[int, int, int, int]:
-        """:meth:`_bounds` for Barbù's best search, each bound with its ``rel`` (see above)."""
-        r = self.rules
-        if left > 2 and r.follow_suit and _ducks_all(self, hands, leader, memory):
-            return 0, 0, 0, 0
-        mine = hands[self.mine[0]]
-        theirs = live & ~mine
-        on_side = self.on_side[leader]
-        leading, other = (mine, theirs) if on_side else (theirs, mine)
-        if self._over(leading, other):
-            every = self._every(live, trick_no, left) if on_side else 0
-            return every, every, 0, 0
-        alone = hands[leader]
-        if alone != leading and self._over(alone, live & ~alone):
-            every = self._every(live, trick_no, left) if on_side else 0
-            return every, every, low, low
-        if other and self._over(other, leading):
-            suits = 0
-            for _s, off, full in r.spans:
-                if (other >> off) & full:
-                    suits |= full << off
-            legal = r.legal(memory, leader, hands[leader], []) if r.legal is not None else hands[leader]
-            if not legal & ~suits or legal & suits:
-                every = 0 if on_side else self._every(live, trick_no, left)
-                return every, every, 0, 0
-        lo, hi = self._range(live, trick_no, left)
-        if self.duels is not None and left <= _DUEL_TRICKS:
-            lo = max(lo, _duel_floor(self, hands, trick_no))
-        return lo, hi, 0, 0
 
     def _bounds(
         self, hands: list[int], leader: int, live: int, trick_no: int, left: int, memory: Any = None
@@ -1016,19 +802,22 @@ class Search:
         need: int,
         live: int,
     ) -> bool:
-        return (self._play_r if self.abstract else self._play_v)(
-            hands,
-            trick,
-            seat,
-            trick_no,
-            left,
-            memory,
-            extra,
-            need - 1,
-            need,
-            live,
-            _top(self.rules, trick),
-        ) >= need
+        return (
+            self._play_v(
+                hands,
+                trick,
+                seat,
+                trick_no,
+                left,
+                memory,
+                extra,
+                need - 1,
+                need,
+                live,
+                _top(self.rules, trick),
+            )
+            >= need
+        )
 
     def _play_v(
         self,
@@ -1149,112 +938,6 @@ class Search:
                 self._killers[(trick_no, seat)] = chosen
         elif self.inner_killers and len(moves) > 1 and (best >= beta if maximise else best <= alpha):
             self._killers[(trick_no, seat, top[0], top[1])] = card
-        return best
-
-    def _play_r(
-        self,
-        hands: list[int],
-        trick: list[tuple[int, int]],
-        seat: int,
-        trick_no: int,
-        left: int,
-        memory: Any,
-        extra: Any,
-        alpha: int,
-        beta: int,
-        live: int,
-        top: tuple[int, int, int],
-    ) -> int:
-        """:meth:`_play_v` for Barbù's best search (see :meth:`_trick_r`): the orders of its own, and each
-        trick's winning card added to ``_acc`` where it beat another card of the suit led."""
-        counter = self.counter
-        counter[0] += 1
-        if counter[0] & 255 == 0 and time.perf_counter() > self.deadline:
-            raise OutOfTime
-        r = self.rules
-        maximise = self.on_side[seat]
-        hand = hands[seat]
-        last = len(trick) == self.seats - 1
-        best: int | None = None
-        suit, rank = r.suit, r.rank
-        lead_suit, top_v, _top_seat = top
-        moves = self.moves(hands, trick, seat, memory, live, top)
-        claimer = self.mine[0]
-        leading = not trick
-        if leading:
-            if len(moves) > 1:
-                moves = _penalty_leads(self, hands, seat, moves)
-            # The lead that decided this position in an earlier search first.
-            hint = self._hint
-            if hint not in moves:
-                hint = self._killers.get((trick_no, seat), -1)
-            if hint in moves and moves[0] != hint:
-                moves = [hint, *(c for c in moves if c != hint)]
-            chosen = moves[0]
-        elif not (r.weighted or r.per_trick):
-            moves = _penalty_follows(self, moves)
-        for card in moves:
-            hands[seat] = hand & ~(1 << card)
-            trick.append((seat, card))
-            cs = suit[card]
-            led = cs if lead_suit < 0 else lead_suit
-            v = rank[card] if cs == led else -1
-            now = (led, v, seat) if v > top_v else (led, top_v, top[2])
-            if last:
-                winner = now[2]
-                if suit[trick[claimer - trick[0][0]][1]] != led:
-                    # (Where the claimer followed suit, the winning card is his or above his: never low.)
-                    self._acc |= _decisive(r, trick, winner)
-                gain, new_extra = self.trick_gain(trick, winner, trick_no, left, extra)
-                new_memory = r.after_trick(memory, trick) if r.after_trick is not None else memory
-                value = gain + self._trick_r(
-                    hands,
-                    winner,
-                    trick_no + 1,
-                    left - 1,
-                    new_memory,
-                    new_extra,
-                    alpha - gain,
-                    beta - gain,
-                )
-            else:
-                value = self._play_r(
-                    hands,
-                    trick,
-                    self.after[seat],
-                    trick_no,
-                    left,
-                    memory,
-                    extra,
-                    alpha,
-                    beta,
-                    live,
-                    now,
-                )
-            trick.pop()
-            hands[seat] = hand
-            if maximise:
-                if best is None or value > best:
-                    best = value
-                    if leading:
-                        chosen = card
-                    if value >= beta:
-                        break
-                    if value > alpha:
-                        alpha = value
-            elif best is None or value < best:
-                best = value
-                if leading:
-                    chosen = card
-                if value <= alpha:
-                    break
-                if value < beta:
-                    beta = value
-        assert best is not None
-        if leading:
-            self._lead = chosen
-            if best >= beta if maximise else best <= alpha:
-                self._killers[(trick_no, seat)] = chosen
         return best
 
     def _lead_order(self, hands: list[int], seat: int, moves: list[int]) -> list[int]:
@@ -1640,25 +1323,6 @@ class Search:
 _FU_SUIT = 5
 _NO_TOP = (-1, -1, -1)  # no card led yet
 _ABOVE = 1 << 62  # above any value of the rest
-
-
-# The second table from this many tricks left (two tricks from the end, a search costs less than its key).
-_SECOND_TABLE_LEFT = 3
-
-
-def _decisive(r: Rules, trick: Sequence[tuple[int, int]], winner: int) -> int:
-    """The winning card of a trick without trumps as a mask where it beat another card of the suit led, else
-    nothing (see :meth:`Search._trick_r`)."""
-    suit = r.suit
-    led = suit[trick[0][1]]
-    card = -1
-    others = 0
-    for s, c in trick:
-        if s == winner:
-            card = c
-        elif suit[c] == led:
-            others += 1
-    return 1 << card if others else 0
 
 
 def led_card(r: Rules, trick: Sequence[tuple[int, int]]) -> int | None:

@@ -7,13 +7,11 @@ that partners who must overtake, ruffers and cashing every trick all come up."""
 from __future__ import annotations
 
 import dataclasses
-import unittest.mock
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules import claims as claims_module
 from scoring.rules.claims import (
     Position,
     Rules,
@@ -25,7 +23,6 @@ from scoring.rules.claims import (
     _duel_floor,
     _exact,
     _follow_legal,
-    bits,
 )
 from tests.scoring.rules.playout import examples
 
@@ -902,123 +899,3 @@ def test_a_claimer_on_lead_sheds_the_lead_where_a_defender_must_overtake_then_lo
     hands = [1 << 6 | 1 << 7, 1 << 0 | 1 << 1, 1 << 2 | 1 << 4, 1 << 3 | 1 << 5]
     assert not _ducks_all(search, hands, 1, None)
     assert exact(rules, hands, 1, 1, side, careless=False) < 0
-
-
-# ---- Barbù's best search: the second table, keyed with the defence's low cards counted -----------------
-@st.composite
-def low_card_deals(draw: Any) -> tuple[Rules, list[int], int, int, frozenset[int], list[list[int]]]:
-    """Penalty-only deals of three or four tricks (:func:`barbu_deals`'s rules), and one to three other deals
-    that differ only in which defender holds which of the low cards (see ``Search._low``): each defender
-    keeps as many low cards of each suit, drawn again among the suit's low cards."""
-    tricks = draw(st.integers(3, 4))
-    n = tricks * SEATS
-    rules, first = draw_penalty_rules(draw, tricks, forced_card=True)
-    perm = draw(st.permutations(range(n)))
-    hands = [sum(1 << c for c in perm[k * tricks : (k + 1) * tricks]) for k in range(SEATS)]
-    leader = draw(st.integers(0, SEATS - 1))
-    side = frozenset({draw(st.integers(0, SEATS - 1))})
-    pos = Position(rules, SEATS, hands, leader, side, first, tricks)
-    probe = Search(pos, careless=False, deadline=0, counter=[0])
-    others = []
-    for _k in range(draw(st.integers(1, 3)) if probe.abstract else 0):
-        other = list(hands)
-        low = probe._low(hands, (1 << n) - 1)
-        for _s, off, full in rules.spans:
-            cards = [c for c in range(n) if (low >> c & 1) and off <= c < off + full.bit_length()]
-            owners = [next(p for p in range(SEATS) if hands[p] >> c & 1) for c in cards]
-            for c, p in zip(cards, draw(st.permutations(owners)), strict=True):
-                other = [h & ~(1 << c) for h in other]
-                other[p] |= 1 << c
-        others.append(other)
-    return rules, hands, leader, first, side, others
-
-
-def assert_windows(best: Search, value: int, needs: list[int]) -> None:
-    """Zero-window searches at ``needs`` and a whole window, each fail-soft on the right side of the value."""
-    for need in needs:
-        g = best.value(need)
-        assert (value >= g >= need) if g >= need else (value <= g < need)
-    assert best.window(-(10**6), 10**6) == value
-
-
-@settings(max_examples=examples(200))
-@given(
-    deal=low_card_deals(),
-    offsets=st.lists(st.integers(-6, 6), min_size=1, max_size=4),
-    from_two=st.booleans(),
-)
-def test_the_second_table_s_entries_hold_where_the_defence_s_low_cards_change_hands(
-    deal: tuple[Rules, list[int], int, int, frozenset[int], list[list[int]]],
-    offsets: list[int],
-    from_two: bool,
-) -> None:
-    """Barbù's best search: a deal searched in zero windows around its value and in a whole one, then deals
-    differing in who holds the low cards searched with the first one's second table (whose entries are
-    keyed so that their positions meet there): every answer is fail-soft on the right side of its
-    window against the plain minimax of its own deal, and the whole windows give those values. With
-    ``from_two``, the second table is used from two tricks left (three in a solve), for more entries."""
-    rules, hands, leader, first, side, others = deal
-    if from_two:
-        with unittest.mock.patch.object(claims_module, "_SECOND_TABLE_LEFT", 2):
-            second_table_case(rules, hands, leader, first, side, others, offsets)
-    else:
-        second_table_case(rules, hands, leader, first, side, others, offsets)
-
-
-def second_table_case(
-    rules: Rules,
-    hands: list[int],
-    leader: int,
-    first: int,
-    side: frozenset[int],
-    others: list[list[int]],
-    offsets: list[int],
-) -> None:
-    best, _loose = paired_searches(rules, hands, leader, first, side)
-    if not best.abstract:
-        return
-    value = exact(rules, hands, leader, first, side, careless=False)
-    assert_windows(best, value, [value + k for k in offsets])
-    for other in others:
-        again, _loose_again = paired_searches(rules, other, leader, first, side)
-        again.atable = best.atable
-        value = exact(rules, other, leader, first, side, careless=False)
-        assert_windows(again, value, [value + k for k in offsets])
-
-
-@settings(max_examples=examples(150))
-@given(deal=low_card_deals(), from_two=st.booleans(), data=st.data())
-def test_every_entry_of_the_second_table_bounds_each_position_it_stands_for(
-    deal: tuple[Rules, list[int], int, int, frozenset[int], list[list[int]]], from_two: bool, data: Any
-) -> None:
-    """Barbù's best search: after a deal is searched, positions it met whose second key has an entry, their
-    low cards dealt again among the defenders (each keeping as many of each suit): the entry bounds the
-    plain minimax value of each."""
-    rules, hands, leader, first, side, _others = deal
-    best, _loose = paired_searches(rules, hands, leader, first, side)
-    if not best.abstract:
-        return
-    tricks = hands[0].bit_count()
-    with unittest.mock.patch.object(claims_module, "_SECOND_TABLE_LEFT", 2 if from_two else 3):
-        best.window(-(10**6), 10**6)
-    # The positions met (the raw keys of the key memo: leader, memory, extra, the hands) with an entry.
-    met = []
-    for raw in best._keys:
-        if len(raw) == 3 + SEATS and all(isinstance(h, int) for h in raw[3:]) and raw[3].bit_count() >= 2:
-            held = list(raw[3:])
-            low = best._low(held, held[0] | held[1] | held[2] | held[3])
-            entry = best.atable.get(best._abstract(held, raw[0], None, None, low))
-            if entry is not None:
-                met.append((raw[0], held, low, entry))
-    met.sort(key=lambda m: (m[0], *m[1]))
-    for at, held, low, entry in data.draw(st.lists(st.sampled_from(met), max_size=6)) if met else []:
-        left = held[0].bit_count()
-        moved = list(held)
-        for _s, off, full in rules.spans:
-            cards = [c for c in bits(low) if off <= c < off + full.bit_length()]
-            owners = [next(p for p in range(SEATS) if held[p] >> c & 1) for c in cards]
-            for c, p in zip(cards, data.draw(st.permutations(owners)), strict=True):
-                moved = [h & ~(1 << c) for h in moved]
-                moved[p] |= 1 << c
-        value = exact(rules, moved, at, first + tricks - left, side, careless=False)
-        assert entry[0] <= value <= entry[1]
