@@ -71,6 +71,7 @@ def instance_sets(
     prepared on the connection with ``prepare`` (:func:`message`); elsewhere one after the other."""
     connection = connections[DEFAULT_DB_ALIAS]
     found: list[list[Any]] = []
+    defers = [query[3] if len(query) > 3 else () for query in queries]
     with _cursor(connection) as cursor:
         if connection.vendor == "postgresql":
             statements = tuple(query[1] for query in queries)
@@ -78,12 +79,10 @@ def instance_sets(
             for i, query in enumerate(queries):
                 if i:
                     cursor.nextset()
-                defer = query[3] if len(query) > 3 else ()
-                found.append(_build(connection, query[0], _names(cursor), cursor.fetchall(), defer))
+                found.append(_build(connection, query[0], _names(cursor), cursor.fetchall(), defers[i]))
             return found
-        for query in queries:
+        for query, defer in zip(queries, defers, strict=True):
             cursor.execute(query[1], list(query[2]))
-            defer = query[3] if len(query) > 3 else ()
             found.append(_build(connection, query[0], _names(cursor), cursor.fetchall(), defer))
     return found
 

@@ -520,11 +520,12 @@ def match_list(*, user: Any, club_id: int | None = None) -> QuerySet[Match]:
 MATCH_DEFER = ("sheet",)
 
 
+@functools.lru_cache(maxsize=8)
 def match_with_viewer_sql(viewer: str = "%s") -> str:
     """The statement :func:`match_get` reads a match with: the match's row but its sheet (``MATCH_DEFER``),
     with ``sheet_written``, and ``viewer_role`` and ``viewer_assigned`` for the user whose id is the SQL
     expression ``viewer`` (``%s`` by default); its parameters are those of ``viewer`` twice, then the
-    match's id."""
+    match's id. Written once per ``viewer`` (every API call on a match asks for it)."""
     columns = ", ".join(f"m.{f.column}" for f in Match._meta.concrete_fields if f.name not in MATCH_DEFER)
     return (
         f"SELECT {columns}, (m.sheet IS NOT NULL AND m.sheet <> '{{}}') AS sheet_written,"

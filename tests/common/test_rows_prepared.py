@@ -192,3 +192,50 @@ def test_a_move_is_written_with_prepared_statements_as_the_fold_writes_it(match:
     # Each: the hand's row (at the end the match's sheet too), the append, then after the COMMIT the flush.
     assert all(m.count("EXECUTE segnapunti_") >= 3 for m in writes)
     assert all(m.split("; COMMIT; ")[1].startswith("EXECUTE segnapunti_") for m in writes)
+
+
+class _OtherDriver:
+    """A driver connection as another psycopg version would give it: its libpq connection, no statement
+    manager of psycopg 3.3's (``_prepared``)."""
+
+    def __init__(self, real: Any) -> None:
+        self.pgconn = real.pgconn
+
+
+class _OtherCursor:
+    """A cursor of that driver: what ``execute_message`` uses of one, sent on the real connection."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.connection = _OtherDriver(real.connection)
+
+    def execute(self, sql: str, params: list[Any]) -> None:
+        self.real.execute(sql, params)
+
+    def nextset(self) -> bool | None:
+        return self.real.nextset()
+
+    def fetchall(self) -> list[Any]:
+        return self.real.fetchall()
+
+
+NOWHERE_ELSE = MATCHES + " AND 3 = 3"  # a statement no other test sends
+
+
+def test_a_driver_without_psycopgs_statement_manager_sends_the_statements_as_text(
+    match: Match, traced: Path
+) -> None:
+    import psycopg
+
+    db = connections["default"]
+    with psycopg.ClientCursor(db.connection) as real:
+        cursor = _OtherCursor(real)
+        assert rows.preparing(cursor) is None
+        execute_message(cursor, [NOWHERE_ELSE, NOWHERE_ELSE], [match.pk, match.pk + 1], prepare=True)
+        first = cursor.fetchall()
+        assert cursor.nextset()
+        second = cursor.fetchall()
+    assert [row[0] for row in first] == [match.pk] and second == []
+    ours = [m for m in sent(traced) if "3 = 3" in m]
+    assert len(ours) == 1 and "PREPARE" not in ours[0] and "EXECUTE" not in ours[0]
+    assert ours[0].count("AND 3 = 3") == 2
