@@ -272,7 +272,8 @@ class Prepared:
         self.generation += 1
 
 
-_prepared: weakref.WeakKeyDictionary[Any, Prepared | None] = weakref.WeakKeyDictionary()
+_prepared: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+_UNWATCHED = object()  # a connection not yet looked at (None: looked at, nothing prepared on it)
 PREPARED_MAX = 100  # statements prepared on one connection; any more are sent as text
 _PREPARABLE = ("SELECT ", "WITH ", "UPDATE ", "INSERT ", "DELETE ")  # what PREPARE takes (not SET, COMMIT)
 _PLACEHOLDER = re.compile(r"%[sb%]")
@@ -310,10 +311,10 @@ def preparing(cursor: Any) -> Prepared | None:
     raw = getattr(cursor, "connection", None)
     if raw is None or not hasattr(raw, "pgconn"):
         return None
-    if raw in _prepared:
-        return _prepared[raw]
-    found = _prepared[raw] = _watch(raw)
-    return found
+    found = _prepared.get(raw, _UNWATCHED)  # one lookup: this runs for every message of every move
+    if found is _UNWATCHED:
+        found = _prepared[raw] = _watch(raw)
+    return found if isinstance(found, Prepared) else None
 
 
 def _watch(raw: Any) -> Prepared | None:
